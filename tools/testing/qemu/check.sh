@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# README's test command (make check): set up the host, build the test kernel,
+# the modules and the test programs, run the host-side suites, boot the VM at
+# EL1 for the whole suite and at EL2 for the smoke subset, and judge it all.
+#
+# Environment:
+#   RIG_FAULT=warn|oops|kasan|leak|hang|kunit|ksft  add a canary that fails
+#   EXTRA_TESTS=DIR   also run DIR's executables as kselftest-style programs
+#   RIG_RUNS="el1 el2"  which VM runs to make (default both)
+#   VM_TIMEOUT=SECONDS  hard timeout of one VM run (default 1500)
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+build=$top/build
+fault=${RIG_FAULT:-}
+extra=${EXTRA_TESTS:-}
+runs=${RIG_RUNS:-el1 el2}
+vm_timeout=${VM_TIMEOUT:-1500}
+times=()
+t_all=$(date +%s)
+
+phase() {
+	local name=$1 t0 rc
+	shift
+	t0=$(date +%s)
+	echo "==> $name"
+	"$@"
+	rc=$?
+	times+=("$(printf '%-28s %5d s' "$name" $(($(date +%s) - t0)))")
+	if [ "$rc" != 0 ]; then
+		echo "check: $name failed (exit $rc)" >&2
+		print_times
+		echo "RESULT: 0 passed, 1 failed, 0 skipped"
+		exit 1
+	fi
+}
+
+print_times() {
+	echo
+	echo "Time per phase:"
+	printf '  %s\n' "${times[@]}"
+	printf '  %-28s %5d s\n' "total" $(($(date +%s) - t_all))
+}
+
+phase "host setup" "$here/setup-host.sh" "$build"
+phase "test kernel" "$here/build-kernel.sh" "$build"
+phase "modules" make -s -C "$top" modules
+phase "test programs" make -s -C "$top/tools/testing/selftests/ete" \
+	OUT="$build/selftests" KSFT_DIR="$build/linux-source-6.1/tools/testing/selftests"
+
+# Host-side suites: each leaves a TAP file (and FILE.rc).
+mkdir -p "$build/host"
+host_args=()
+host_suite() {
+	local name=$1
+	shift
+	"$@" >"$build/host/$name.tap" 2>&1
+	echo $? >"$build/host/$name.tap.rc"
+	host_args+=(--host "$name=$build/host/$name.tap")
+}
+host_tests() {
+	host_suite rig_parser python3 "$here/selftest/test_rig_results.py"
+	host_suite static_checks "$here/static-checks.sh" "$build"
+}
+phase "host suites" host_tests
+
+# The plan of each run: every manifest list, plus the fault canary if asked.
+manifests=$build/manifest.d
+rm -rf "$manifests"
+mkdir -p "$manifests"
+cp "$here"/manifest.d/*.list "$manifests/"
+case "$fault" in
+"") ;;
+kunit) printf 'kunit\tsmoke\trig_canary_kunit_fail\trig_canary_fail\n' >"$manifests/95-fault.list" ;;
+ksft) printf 'ksft\tsmoke\trig_canary_ksft_fail\n' >"$manifests/95-fault.list" ;;
+warn | oops | kasan | leak | hang)
+	printf 'insmod\tsmoke\trig_canary\tfault=%s\n' "$fault" >"$manifests/95-fault.list" ;;
+*) echo "check: unknown RIG_FAULT=$fault" >&2; exit 2 ;;
+esac
+phase "initramfs" "$here/build-initramfs.sh" "$build/initramfs.cpio.gz" "$build" "$manifests" "$extra"
+
+run_args=()
+vm_run() {
+	local label=$1 dir=$2 subset=$3
+	shift 3
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cat "$manifests"/*.list | awk -v s="$subset" \
+		'!/^[ \t]*#/ && NF >= 3 && (s == "all" || $2 == "smoke")' >"$dir/plan"
+	[ -n "$extra" ] && [ "$subset" = all ] && find "$extra" -maxdepth 1 -type f -perm -u+x -printf 'ksft\tall\t%f\n' | sort >>"$dir/plan"
+	"$here/run-vm.sh" "$@" -s "$subset" -t "$vm_timeout" \
+		"$build/kernel/arch/arm64/boot/Image" "$build/initramfs.cpio.gz" "$dir"
+	run_args+=(--run "$label=$dir")
+	return 0
+}
+for r in $runs; do
+	case $r in
+	el1) phase "VM at EL1 (whole suite)" vm_run EL1 "$build/runs/el1" all ;;
+	el2) phase "VM at EL2/VHE (smoke)" vm_run EL2 "$build/runs/el2" smoke -2 ;;
+	esac
+done
+
+print_times
+echo
+python3 "$here/rig_results.py" "${host_args[@]}" "${run_args[@]}"

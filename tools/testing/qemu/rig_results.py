@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge the test rig's runs and print one summary.
+
+A VM run leaves a folder (see run-vm.sh and init): console.log (everything
+the kernel printed, up to a crash), events (what init ran and how it ended),
+kunit/<suite>.ktap (each suite's debugfs results), ksft/<prog>.tap,
+sh/<name>.log, kmemleak, qemu.rc and plan (the manifest lines in force).
+Host-side suites leave TAP files.
+
+Every counted item is a test case: a KUnit case, a kselftest case, a shell
+check, and per VM run the rig's own checks (booted and powered off by itself,
+every planned suite ran, a clean kernel log, no kmemleak report).  The last
+line is "RESULT: N passed, N failed, N skipped"; the exit status is 1 when
+anything failed.
+
+Usage: rig_results.py [--run LABEL=DIR]... [--host LABEL=TAPFILE]...
+"""
+
+import argparse
+import os
+import re
+import sys
+
+# Kernel log lines that mean something went wrong, whatever the tests said.
+SPLAT_PATTERNS = [
+    r"\bBUG: ",                       # KASAN, sleeping in atomic, soft lockup...
+    r"\bWARNING: ",                   # WARN_ON, lockdep reports
+    r"Unable to handle kernel",       # arm64 oops
+    r"Internal error: ",              # arm64 die()
+    r"Kernel panic",
+    r"\bUBSAN: ",
+    r"DEBUG_LOCKS_WARN_ON",
+    r"\bINFO: (possible|trying|task|lockdep)",
+    r"detected stalls?\b",           # RCU stall
+    r"blocked for more than \d+ seconds",  # hung task
+    r"suspected memory leaks?",       # kmemleak
+    r"^\s*Call trace:",               # any stack dump
+]
+SPLAT_RE = re.compile("|".join(SPLAT_PATTERNS))
+TIMESTAMP_RE = re.compile(r"^\[\s*\d+\.\d+\]\s?")
+TAP_LINE_RE = re.compile(r"^(not ok|ok)\s+(\d+)\s*-?\s*([^#]*?)\s*(#\s*(.*))?$")
+PLAN_RE = re.compile(r"^1\.\.(\d+)")
+
+
+class Tally:
+    """Counts and the lines that explain them."""
+
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+        self.skipped = 0
+        self.failures = []
+
+    def add(self, status, what):
+        if status == "pass":
+            self.passed += 1
+        elif status == "skip":
+            self.skipped += 1
+        else:
+            self.failed += 1
+            self.failures.append(what)
+
+    def merge(self, other):
+        self.passed += other.passed
+        self.failed += other.failed
+        self.skipped += other.skipped
+        self.failures += other.failures
+
+    def counts(self):
+        return f"{self.passed} passed, {self.failed} failed, {self.skipped} skipped"
+
+
+def tap_status(ok, directive):
+    """Map a TAP result and its directive to pass, fail or skip."""
+    if directive and directive.strip().upper().startswith("SKIP"):
+        return "skip"
+    return "pass" if ok == "ok" else "fail"
+
+
+def parse_tap_level(lines, indent):
+    """Return (plan, {number: (name, status)}) for TAP lines at one indent.
+
+    Lines at a deeper indent (subtests, diagnostics) are ignored; so are
+    lines that are not TAP.  The caller chooses the level.
+    """
+    plan = None
+    results = {}
+    prefix = " " * indent
+    for line in lines:
+        if not line.startswith(prefix) or (len(line) > indent and line[indent] == " "):
+            continue
+        body = line[indent:].rstrip()
+        m = PLAN_RE.match(body)
+        if m and plan is None:
+            plan = int(m.group(1))
+            continue
+        m = TAP_LINE_RE.match(body)
+        if m:
+            num = int(m.group(2))
+            results.setdefault(num, (m.group(3).strip(), tap_status(m.group(1), m.group(5))))
+    return plan, results
+
+
+def suite_block_from_console(console_lines, suite):
+    """Return the lines of one KUnit suite as the console printed them.
+
+    Module suites print "    # Subtest: <suite>" then their cases, and end
+    with "ok N <suite>" or "not ok N <suite>" unindented.  The console copy
+    is used only for cases whose line the 512-byte debugfs log lost.
+    """
+    block = []
+    inside = False
+    end_re = re.compile(r"^(not ok|ok) \d+ " + re.escape(suite) + r"\s*$")
+    for raw in console_lines:
+        line = TIMESTAMP_RE.sub("", raw.rstrip("\n"))
+        if not inside:
+            if line.strip() == f"# Subtest: {suite}":
+                inside = True
+                block = []
+            continue
+        if end_re.match(line):
+            block.append(line)
+            return block
+        block.append(line)
+    return block if inside else []
+
+
+def judge_kunit_suite(label, suite, text, console_lines):
+    """Count the cases of one suite from its debugfs KTAP document."""
+    tally = Tally()
+    lines = text.splitlines()
+    _, top = parse_tap_level(lines, 0)
+    plan, cases = parse_tap_level(lines, 4)
+    if plan is None:
+        tally.add("fail", f"{label}: kunit {suite}: no test plan in its results")
+        return tally
+    if any(n not in cases for n in range(1, plan + 1)):
+        console = suite_block_from_console(console_lines, suite)
+        _, from_console = parse_tap_level(console, 4)
+        for n, res in from_console.items():
+            cases.setdefault(n, res)
+    for n in range(1, plan + 1):
+        if n not in cases:
+            tally.add("fail", f"{label}: kunit {suite}: case {n} has no result")
+            continue
+        name, status = cases[n]
+        tally.add(status, f"{label}: kunit {suite}.{name}")
+    suite_status = top.get(1, (suite, "fail"))[1]
+    if suite_status == "fail" and tally.failed == 0:
+        tally.add("fail", f"{label}: kunit {suite}: suite reported not ok")
+    return tally
+
+
+def judge_tap(label, name, text, rc):
+    """Count the cases of a kselftest-style TAP document and its exit code."""
+    tally = Tally()
+    plan, cases = parse_tap_level(text.splitlines(), 0)
+    if rc == 4 and not cases:
+        tally.add("skip", f"{label}: {name}: skipped as a whole")
+        return tally
+    for n, (case, status) in sorted(cases.items()):
+        tally.add(status, f"{label}: {name}.{case}")
+    if plan is not None:
+        for n in range(1, plan + 1):
+            if n not in cases:
+                tally.add("fail", f"{label}: {name}: case {n} has no result")
+    if plan is None and not cases:
+        tally.add("fail", f"{label}: {name}: printed no TAP (exit {rc})")
+    elif rc not in (0, 4) and tally.failed == 0:
+        tally.add("fail", f"{label}: {name}: exited {rc} with no failing case")
+    return tally
+
+
+def read(path, default=""):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def parse_events(text):
+    """Return a list of (kind, words, {key: value}) from the events file."""
+    events = []
+    for line in text.splitlines():
+        words = line.split()
+        if not words:
+            continue
+        keys = dict(w.split("=", 1) for w in words[1:] if "=" in w)
+        plain = [w for w in words[1:] if "=" not in w]
+        events.append((words[0], plain, keys))
+    return events
+
+
+def splats(console_lines):
+    """Return the kernel log lines that report a problem."""
+    found = []
+    for raw in console_lines:
+        line = TIMESTAMP_RE.sub("", raw.rstrip("\n"))
+        if line.startswith("@@RIG"):
+            continue
+        if SPLAT_RE.search(line):
+            found.append(line.strip())
+    return found
+
+
+def judge_run(label, run_dir, out):
+    """Judge one VM run; print a line per suite to out; return a Tally."""
+    total = Tally()
+    console_lines = read(os.path.join(run_dir, "console.log")).splitlines()
+    events = parse_events(read(os.path.join(run_dir, "events")))
+    qemu_rc = read(os.path.join(run_dir, "qemu.rc"), "missing").strip()
+
+    kinds = [e[0] for e in events]
+    booted = "begin" in kinds
+    ended = "end" in kinds
+    begin = next((e for e in events if e[0] == "begin"), None)
+    env = " ".join(f"{k}={v}" for k, v in begin[2].items()) if begin else "no boot"
+    print(f"[{label}] {env}", file=out)
+
+    status = "pass" if booted and ended and qemu_rc == "0" else "fail"
+    why = "booted, ran the plan and powered off by itself"
+    if status == "fail":
+        why = f"did not finish (booted={booted} ended={ended} qemu exit={qemu_rc}"
+        why += ", 124 = hard timeout)" if qemu_rc == "124" else ")"
+    total.add(status, f"{label}: rig: VM {why}")
+    print(f"  {'ok' if status == 'pass' else 'FAIL':4} VM {why}", file=out)
+
+    suites_seen = {e[1][1] for e in events if e[0] == "kunit-suite" and len(e[1]) > 1}
+    for kind, words, keys in events:
+        secs = int(keys.get("ms", "0")) / 1000.0
+        if kind == "insmod" or kind == "rmmod":
+            st = "pass" if keys.get("rc") == "0" else "fail"
+            total.add(st, f"{label}: {kind} {words[0]} rc={keys.get('rc')}")
+            if st == "fail":
+                print(f"  FAIL {kind} {words[0]} rc={keys.get('rc')}", file=out)
+        elif kind == "kunit":
+            mod = words[0]
+            tally = Tally()
+            if keys.get("rc") != "0":
+                tally.add("fail", f"{label}: kunit module {mod} failed to load "
+                                  f"(rc={keys.get('rc')})")
+            expected = [s for s in keys.get("expect", "").split(",") if s]
+            for suite in expected:
+                if suite not in suites_seen:
+                    tally.add("fail", f"{label}: kunit suite {suite} of {mod} did not run")
+                    continue
+                text = read(os.path.join(run_dir, "kunit", suite + ".ktap"))
+                t = judge_kunit_suite(label, suite, text, console_lines)
+                print(f"  {'ok' if t.failed == 0 else 'FAIL':4} kunit {suite}: "
+                      f"{t.counts()}", file=out)
+                tally.merge(t)
+            print(f"       module {mod}: {secs:.1f} s", file=out)
+            total.merge(tally)
+        elif kind == "ksft" or kind == "sh":
+            name = words[0]
+            rc = int(keys.get("rc", "1"))
+            if kind == "ksft":
+                text = read(os.path.join(run_dir, "ksft", name + ".tap"))
+                t = judge_tap(label, name, text, rc)
+            else:
+                t = Tally()
+                t.add("pass" if rc == 0 else "fail", f"{label}: sh {name} exited {rc}")
+            print(f"  {'ok' if t.failed == 0 else 'FAIL':4} {kind} {name}: "
+                  f"{t.counts()} ({secs:.1f} s)", file=out)
+            total.merge(t)
+        elif kind == "bad-manifest-line":
+            total.add("fail", f"{label}: manifest line of unknown kind {words}")
+
+    # Planned items that never reported (init died or the VM hung first).
+    plan = [line.split() for line in read(os.path.join(run_dir, "plan")).splitlines()
+            if line.strip() and not line.startswith("#")]
+    reported = {(e[0], e[1][0]) for e in events if e[1]}
+    for item in plan:
+        if len(item) >= 3 and (item[0], item[2]) not in reported:
+            total.add("fail", f"{label}: planned {item[0]} {item[2]} never reported")
+            print(f"  FAIL {item[0]} {item[2]}: never reported", file=out)
+
+    found = splats(console_lines)
+    total.add("fail" if found else "pass",
+              f"{label}: kernel log: " + (found[0] if found else "clean"))
+    print(f"  {'FAIL' if found else 'ok':4} kernel log: "
+          f"{len(found)} report line(s)" if found else "  ok   kernel log: clean", file=out)
+    for line in found[:12]:
+        print(f"         | {line}", file=out)
+
+    leaks = read(os.path.join(run_dir, "kmemleak"), None)
+    if leaks is None:
+        total.add("fail", f"{label}: kmemleak: no scan result")
+        print("  FAIL kmemleak: no scan result", file=out)
+    else:
+        n = leaks.count("unreferenced object")
+        total.add("fail" if n else "pass", f"{label}: kmemleak: {n} leak(s)")
+        print(f"  {'FAIL' if n else 'ok':4} kmemleak: {n} unreferenced object(s)", file=out)
+    return total
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--run", action="append", default=[], metavar="LABEL=DIR")
+    ap.add_argument("--host", action="append", default=[], metavar="LABEL=TAP")
+    args = ap.parse_args(argv)
+
+    total = Tally()
+    for spec in args.host:
+        label, path = spec.split("=", 1)
+        rc_path = path + ".rc"
+        rc = int(read(rc_path, "0").strip() or "0")
+        t = judge_tap("host", label, read(path), rc)
+        print(f"[host] {'ok' if t.failed == 0 else 'FAIL':4} {label}: {t.counts()}")
+        total.merge(t)
+    for spec in args.run:
+        label, path = spec.split("=", 1)
+        total.merge(judge_run(label, path, sys.stdout))
+
+    if total.failures:
+        print("\nFailures:")
+        for f in total.failures[:50]:
+            print(f"  {f}")
+    print(f"\nRESULT: {total.counts()}")
+    return 1 if total.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

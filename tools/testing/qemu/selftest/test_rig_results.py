@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Self-test of the rig's result parser, printed as TAP.
+
+Two kinds of case: small synthetic documents for the KTAP/TAP corner cases,
+and runs recorded from the real VM (recorded/<name>/), one clean and one for
+each way a run must fail: a failing KUnit case, a failing kselftest, a
+WARN_ON, an oops, a KASAN report, a kmemleak report and a hung VM.  Each
+recorded run says in its "expect" file whether it must pass or fail and
+which failure line must be among the reasons.
+"""
+
+import io
+import os
+import sys
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import rig_results  # noqa: E402
+
+CASES = []
+
+
+def case(fn):
+    CASES.append(fn)
+    return fn
+
+
+KTAP_OK = """KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: demo
+    1..3
+    ok 1 first
+        # second: param list
+        ok 1 a
+        ok 2 b
+    ok 2 second
+    ok 3 third # SKIP not here
+ok 1 demo
+"""
+
+
+@case
+def ktap_counts_cases_not_params():
+    t = rig_results.judge_kunit_suite("L", "demo", KTAP_OK, [])
+    assert (t.passed, t.failed, t.skipped) == (2, 0, 1), t.counts()
+
+
+@case
+def ktap_failed_case_counts_as_failure():
+    text = KTAP_OK.replace("    ok 2 second", "    not ok 2 second")
+    text = text.replace("ok 1 demo", "not ok 1 demo")
+    t = rig_results.judge_kunit_suite("L", "demo", text, [])
+    assert (t.passed, t.failed) == (1, 1), t.counts()
+
+
+@case
+def ktap_missing_case_recovered_from_console():
+    # The 512-byte debugfs log lost case 2's result line; the console has it.
+    text = KTAP_OK.replace("    ok 2 second\n", "")
+    console = ["[    1.0] " + line for line in KTAP_OK.splitlines()[2:]]
+    t = rig_results.judge_kunit_suite("L", "demo", text, console)
+    assert (t.passed, t.failed, t.skipped) == (2, 0, 1), t.counts()
+
+
+@case
+def ktap_missing_case_everywhere_fails():
+    text = KTAP_OK.replace("    ok 2 second\n", "")
+    t = rig_results.judge_kunit_suite("L", "demo", text, [])
+    assert t.failed == 1, t.counts()
+
+
+@case
+def ktap_suite_not_ok_with_passing_cases_fails():
+    text = KTAP_OK.replace("ok 1 demo", "not ok 1 demo")
+    t = rig_results.judge_kunit_suite("L", "demo", text, [])
+    assert t.failed == 1, t.counts()
+
+
+@case
+def ktap_without_plan_fails():
+    t = rig_results.judge_kunit_suite("L", "demo", "", [])
+    assert t.failed == 1, t.counts()
+
+
+TAP_OK = """TAP version 13
+1..3
+# Starting 3 tests from 1 test cases.
+ok 1 global.a
+ok 2 global.b # SKIP absent
+ok 3 global.c
+# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:1 error:0
+"""
+
+
+@case
+def tap_counts():
+    t = rig_results.judge_tap("L", "p", TAP_OK, 0)
+    assert (t.passed, t.failed, t.skipped) == (2, 0, 1), t.counts()
+
+
+@case
+def tap_truncated_plan_fails():
+    t = rig_results.judge_tap("L", "p", TAP_OK.replace("ok 3 global.c\n", ""), 0)
+    assert t.failed == 1, t.counts()
+
+
+@case
+def tap_nonzero_exit_without_failure_fails():
+    t = rig_results.judge_tap("L", "p", TAP_OK, 1)
+    assert t.failed == 1, t.counts()
+
+
+@case
+def tap_no_output_fails():
+    t = rig_results.judge_tap("L", "p", "", 0)
+    assert t.failed == 1, t.counts()
+
+
+@case
+def tap_whole_program_skip_is_a_skip():
+    t = rig_results.judge_tap("L", "p", "TAP version 13\n1..0 # SKIP no device\n", 4)
+    assert (t.passed, t.failed, t.skipped) == (0, 0, 1), t.counts()
+
+
+@case
+def splat_patterns_match_reports_not_boot_messages():
+    boot = [
+        "[    0.0] kmemleak: Kernel memory leak detector initialized",
+        "[    0.0] Lock dependency validator: Copyright (c) 2006 Red Hat",
+        "[    0.0] kasan: KernelAddressSanitizer initialized (generic)",
+        "@@RIG kunit x rc=0",
+    ]
+    assert rig_results.splats(boot) == [], rig_results.splats(boot)
+    bad = [
+        "[    5.1] WARNING: CPU: 1 PID: 90 at foo.c:12 bar+0x10/0x20",
+        "[    5.2] BUG: KASAN: slab-out-of-bounds in baz",
+        "[    5.3] watchdog: BUG: soft lockup - CPU#2 stuck for 22s!",
+        "[    5.4] rcu: INFO: rcu_preempt self-detected stall on CPU",
+        "[    5.5] Unable to handle kernel NULL pointer dereference",
+        "[    5.6] UBSAN: shift-out-of-bounds in x.c:3:4",
+        "[    5.7] INFO: task sh:1 blocked for more than 120 seconds.",
+        "[    5.8] kmemleak: 2 new suspected memory leaks",
+    ]
+    assert len(rig_results.splats(bad)) == len(bad), rig_results.splats(bad)
+
+
+def recorded_case(name):
+    def run():
+        run_dir = os.path.join(HERE, "recorded", name)
+        with open(os.path.join(run_dir, "expect")) as f:
+            lines = f.read().split("\n")
+        outcome, needle = lines[0].strip(), lines[1].strip()
+        t = rig_results.judge_run(name, run_dir, io.StringIO())
+        if outcome == "pass":
+            assert t.failed == 0 and t.passed > 0, (t.counts(), t.failures)
+        else:
+            assert t.failed > 0, f"{name} passed: {t.counts()}"
+            assert any(needle in f for f in t.failures), (needle, t.failures)
+    run.__name__ = f"recorded_run_{name}"
+    return run
+
+
+def main():
+    rec = os.path.join(HERE, "recorded")
+    for name in sorted(os.listdir(rec)) if os.path.isdir(rec) else []:
+        CASES.append(recorded_case(name))
+    print("TAP version 13")
+    print(f"1..{len(CASES)}")
+    failed = 0
+    for n, fn in enumerate(CASES, 1):
+        try:
+            fn()
+            print(f"ok {n} {fn.__name__}")
+        except Exception:
+            failed += 1
+            print(f"not ok {n} {fn.__name__}")
+            for line in traceback.format_exc().splitlines():
+                print(f"# {line}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
