@@ -9,6 +9,10 @@
 #   EXTRA_TESTS=DIR   also run DIR's executables as kselftest-style programs
 #   RIG_RUNS="el1 el2"  which VM runs to make (default both)
 #   VM_TIMEOUT=SECONDS  hard timeout of one VM run (default 1500)
+#
+# Host suites: selftest/ and static checks before the VM; post.d/*.sh after
+# it, each called as "post.d/NAME.sh BUILD_DIR RUN..." (RUN is el1 or el2,
+# whose results are in BUILD_DIR/runs/RUN) and printing TAP.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -101,6 +105,18 @@ for r in $runs; do
 	el2) phase "VM at EL2/VHE (smoke)" vm_run EL2 "$build/runs/el2" smoke -2 ;;
 	esac
 done
+
+# Host-side suites that read what the VM runs left (post.d/*.sh RUN_DIR...).
+post_tests() {
+	local script name
+	for script in "$here"/post.d/*.sh; do
+		[ -x "$script" ] || continue
+		name=$(basename "$script" .sh)
+		host_suite "$name" "$script" "$build" $runs
+	done
+	return 0
+}
+phase "host suites after the VM" post_tests
 
 print_times
 echo
