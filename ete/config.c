@@ -67,7 +67,7 @@
 #define TRFCR_E0TRE		BIT(0)
 #define TRFCR_EXTRE		BIT(1)
 #define TRFCR_EL2_CX		BIT(3)
-#define TRFCR_TS_VIRTUAL	(1ULL << 5)
+#define TRFCR_TS_VIRTUAL	BIT_ULL(5)	/* TS = 0b01 */
 
 #define ETE_DEFAULT_SYNC	4096
 #define ETE_DEFAULT_CC		0x100

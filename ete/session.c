@@ -22,6 +22,7 @@
 
 #include <ete/core.h>
 
+/* Configuration, sessions, sinks and the per-CPU unit pointers */
 DEFINE_MUTEX(ete_mutex);
 
 static DEFINE_PER_CPU(struct ete_unit *, ete_cpu_unit);
