@@ -266,6 +266,16 @@ static int chk_addr_value(const struct ete_caps *caps,
 	return 0;	/* ETE addresses are 64 bits: every value is valid */
 }
 
+/* TRCACATR.CONTEXT must name a comparator of each type selected */
+static bool ete_context_ok(const struct ete_caps *caps, u64 type, u64 ctx)
+{
+	if ((type & 1) && ctx >= caps->num_cidc)
+		return false;
+	if ((type & 2) && ctx >= caps->num_vmidc)
+		return false;
+	return true;
+}
+
 static int chk_context_type(const struct ete_caps *caps,
 			    const struct ete_config *cfg, unsigned int idx,
 			    u64 val)
@@ -276,7 +286,7 @@ static int chk_context_type(const struct ete_caps *caps,
 		return -EOPNOTSUPP;
 	if ((val & 2) && !caps->num_vmidc)
 		return -EOPNOTSUPP;
-	return 0;
+	return ete_context_ok(caps, val, cfg->addr[idx].context) ? 0 : -ERANGE;
 }
 
 static int chk_context(const struct ete_caps *caps,
@@ -286,7 +296,10 @@ static int chk_context(const struct ete_caps *caps,
 
 	if (!n)
 		return val ? -EOPNOTSUPP : 0;
-	return val >= n ? -ERANGE : 0;
+	if (val >= n)
+		return -ERANGE;
+	return ete_context_ok(caps, cfg->addr[idx].context_type, val) ?
+	       0 : -ERANGE;
 }
 
 static int chk_chain(const struct ete_caps *caps, const struct ete_config *cfg,
@@ -382,11 +395,19 @@ static int chk_vmid_value(const struct ete_caps *caps,
 	return val & ~ete_mask(caps->vmid_bits) ? -ERANGE : 0;
 }
 
-static int chk_byte_mask(const struct ete_caps *caps,
+/* One mask bit per byte of the comparator's value */
+static int chk_cid_mask(const struct ete_caps *caps,
+			const struct ete_config *cfg, unsigned int idx,
+			u64 val)
+{
+	return val & ~ete_mask(caps->cid_bits / 8) ? -ERANGE : 0;
+}
+
+static int chk_vmid_mask(const struct ete_caps *caps,
 			 const struct ete_config *cfg, unsigned int idx,
 			 u64 val)
 {
-	return val > 0xff ? -ERANGE : 0;
+	return val & ~ete_mask(caps->vmid_bits / 8) ? -ERANGE : 0;
 }
 
 static int chk_seq_state(const struct ete_caps *caps,
@@ -537,11 +558,11 @@ const struct ete_param ete_params[] = {
 	GPARAM(ETE_PG_CTXID, "value", C.ctxid[0].value, C.ctxid[0],
 	       ETE_PK_HEX, NULL, chk_cid_value),
 	GPARAM(ETE_PG_CTXID, "mask", C.ctxid[0].mask, C.ctxid[0], ETE_PK_HEX,
-	       NULL, chk_byte_mask),
+	       NULL, chk_cid_mask),
 	GPARAM(ETE_PG_VMID, "value", C.vmidc[0].value, C.vmidc[0], ETE_PK_HEX,
 	       NULL, chk_vmid_value),
 	GPARAM(ETE_PG_VMID, "mask", C.vmidc[0].mask, C.vmidc[0], ETE_PK_HEX,
-	       NULL, chk_byte_mask),
+	       NULL, chk_vmid_mask),
 };
 EXPORT_SYMBOL_IF_KUNIT(ete_params);
 

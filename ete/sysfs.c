@@ -85,6 +85,33 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_WO(reset);
 
+/* The errno names "status" may report (CONFIG_SYMBOLIC_ERRNAME may be off) */
+static const char *ete_errname(int err)
+{
+	switch (-err) {
+	case ETIMEDOUT:
+		return "-ETIMEDOUT";
+	case ENODEV:
+		return "-ENODEV";
+	case EBUSY:
+		return "-EBUSY";
+	case ENXIO:
+		return "-ENXIO";
+	case EIO:
+		return "-EIO";
+	case EINVAL:
+		return "-EINVAL";
+	case ERANGE:
+		return "-ERANGE";
+	case EOPNOTSUPP:
+		return "-EOPNOTSUPP";
+	case ENOMEM:
+		return "-ENOMEM";
+	default:
+		return NULL;
+	}
+}
+
 static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
@@ -105,9 +132,12 @@ static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 				     u->img.kernel_filtered ?
 				     "filtered out (needs CAP_PERFMON or CAP_SYS_ADMIN)" :
 				     "traced if selected");
-	if (u->err)
-		len += sysfs_emit_at(buf, len, "last_error: %pe (%s)\n",
-				     ERR_PTR(u->err), u->err_msg);
+	if (u->err && ete_errname(u->err))
+		len += sysfs_emit_at(buf, len, "last_error: %s (%s)\n",
+				     ete_errname(u->err), u->err_msg);
+	else if (u->err)
+		len += sysfs_emit_at(buf, len, "last_error: %d (%s)\n",
+				     u->err, u->err_msg);
 	else
 		len += sysfs_emit_at(buf, len, "last_error: none\n");
 	mutex_unlock(&ete_mutex);

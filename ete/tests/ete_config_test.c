@@ -144,6 +144,7 @@ static const struct param_case param_cases[] = {
 	R(ADDR, "context_type", 15, 4, -ERANGE),
 	R(ADDR, "context", 15, 7, 0),
 	R(ADDR, "context", 15, 8, -ERANGE),
+	R(ADDR, "context", 16, 0, -EOPNOTSUPP),
 	R(ADDR, "el_ns", 0, 5, 0),
 	R(ADDR, "el_ns", 0, 0xf, -ERANGE),
 	R(ADDR, "el_s", 0, 8, -EOPNOTSUPP),		/* EL3 not traced */
@@ -176,12 +177,12 @@ static const struct param_case param_cases[] = {
 	R(RS, "pair_invert", 31, 1, -EOPNOTSUPP),	/* even only */
 	R(CTXID, "value", 7, 0xffffffff, 0),
 	R(CTXID, "value", 7, 0x100000000ULL, -ERANGE),
-	R(CTXID, "mask", 7, 0xff, 0),
-	R(CTXID, "mask", 7, 0x100, -ERANGE),
+	R(CTXID, "mask", 7, 0xf, 0),			/* 4-byte CID */
+	R(CTXID, "mask", 7, 0x10, -ERANGE),
 	R(VMID, "value", 0, 0xffffffff, 0),
 	R(VMID, "value", 0, 0x100000000ULL, -ERANGE),
 	R(VMID, "mask", 0, 0x0f, 0),
-	R(VMID, "mask", 0, 0x1ff, -ERANGE),
+	R(VMID, "mask", 0, 0x10, -ERANGE),
 
 	M(UNIT, "cycle_count", 0, 1, -EOPNOTSUPP),
 	M(UNIT, "cycle_count", 0, 0, 0),
@@ -394,7 +395,8 @@ static void ete_image_defaults_el1(struct kunit *test)
 	struct ete_env env = { .kernel_el2 = false, .kernel_allowed = true };
 
 	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
-	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCONFIGR), BIT(6));
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCONFIGR),
+			BIT(0) | BIT(6));	/* RES1, CID */
 	/* EVENT = 1 (TRUE), SSSTATUS, Secure EL0/1 excluded, NS all traced */
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCVICTLR),
 			0x1ULL | BIT(9) | (0x3 << 16));
@@ -432,7 +434,7 @@ static void ete_image_vhe_pid(struct kunit *test)
 
 	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCONFIGR),
-			BIT(7) | BIT(15));
+			BIT(0) | BIT(7) | BIT(15));
 	KUNIT_EXPECT_EQ(test, ctx->img.trfcr, 0x2bULL);	/* + CX */
 }
 
@@ -467,7 +469,7 @@ static void ete_image_fields(struct kunit *test)
 	c->ss[0] = (struct ete_ss_config){ 0x2, 0x1, 0, true, true };
 	c->addr[3] = (struct ete_addr_config){ 0xffff800008000000ULL, 1, 2,
 					      ETE_EL1, 0 };
-	c->ctxid[5].mask = 0xf0;
+	c->ctxid[5].mask = 0xf;
 	c->seq_fwd[1] = 0x4;
 	c->seq_bwd[1] = 0x85;
 	c->seq_state = 2;
@@ -475,8 +477,8 @@ static void ete_image_fields(struct kunit *test)
 
 	ete_config_to_image(c, &ctx->caps, &env, &ctx->img);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCONFIGR),
-			BIT(3) | BIT(4) | BIT(6) | BIT(11) | BIT(12) |
-			(3 << 13));
+			BIT(0) | BIT(3) | BIT(4) | BIT(6) | BIT(11) |
+			BIT(12) | (3 << 13));
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCCCTLR), 0x123);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCBBCTLR), 0x105);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCSTALLCTLR),
@@ -505,7 +507,7 @@ static void ete_image_fields(struct kunit *test)
 	/* CONTEXTTYPE 1, CONTEXT 2, Secure all excluded, NS EL0 and EL2 */
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCACATR_N(3)),
 			(1 << 2) | (2 << 4) | (3 << 8) | (5 << 12));
-	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCIDCCTLR1), 0xf000);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCIDCCTLR1), 0xf00);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCSEQEVR_N(1)), 0x8504);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCSEQSTR), 2);
 }
@@ -517,7 +519,7 @@ static void ete_image_minimal(struct kunit *test)
 	struct ete_env env = { .kernel_allowed = true };
 
 	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
-	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCONFIGR), 0);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCONFIGR), 1);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCVICTLR), 0x201ULL);
 	img_absent(test, &ctx->img, ETE_TRCCCCTLR);
 	img_absent(test, &ctx->img, ETE_TRCBBCTLR);

@@ -10,6 +10,11 @@
  *   fail_start  cpumask (hex) of CPUs whose start_local() fails (-EIO)
  *   log         per CPU: starts, stops, and a start with the unit enabled
  *               or a stop with the unit not Idle ("order violations")
+ *   regs<cpu>   the model's register file of that CPU's trace unit, one
+ *               "NAME value" line per register instance (ete_model_peek(),
+ *               no side effect), for tests that check what was programmed
+ *
+ * Test-only: depends on ete_model.ko for the register file.
  */
 
 #include <linux/bitfield.h>
@@ -21,6 +26,14 @@
 #include <ete/pe.h>
 #include <ete/regs.h>
 #include <ete/sink.h>
+#include "ete_model.h"
+
+static const struct ete_reg_desc sink_regs[] = {
+#define ETE_REG(name, count, stride, flags) \
+	{ #name, ETE_##name, count, stride, flags },
+#include <ete/regs-table.h>
+#undef ETE_REG
+};
 
 static unsigned long present_mask;
 static unsigned long fail_mask;
@@ -94,9 +107,38 @@ static int log_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(log);
 
+static int regs_show(struct seq_file *m, void *v)
+{
+	int cpu = (long)m->private;
+	struct ete_access acc;
+	unsigned int i, k;
+
+	if (ete_access_get_pe(cpu, &acc) || acc.ops != &ete_model_sysreg_ops)
+		return -ENODEV;
+	for (i = 0; i < ARRAY_SIZE(sink_regs); i++) {
+		const struct ete_reg_desc *d = &sink_regs[i];
+
+		if (!ETE_REG_IS_TRC(d->id))
+			continue;
+		for (k = 0; k < d->count; k++) {
+			u64 val = ete_model_peek(acc.priv, cpu,
+						 d->id + k * d->stride);
+
+			if (d->count > 1)
+				seq_printf(m, "%s%u %#llx\n", d->name, k, val);
+			else
+				seq_printf(m, "%s %#llx\n", d->name, val);
+		}
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(regs);
+
 static int __init test_sink_init(void)
 {
 	int ret = ete_sink_register(&test_sink_ops, NULL);
+	char name[16];
+	long cpu;
 
 	if (ret)
 		return ret;
@@ -104,6 +146,10 @@ static int __init test_sink_init(void)
 	debugfs_create_ulong("present", 0600, dir, &present_mask);
 	debugfs_create_ulong("fail_start", 0600, dir, &fail_mask);
 	debugfs_create_file("log", 0400, dir, NULL, &log_fops);
+	for_each_possible_cpu(cpu) {
+		snprintf(name, sizeof(name), "regs%ld", cpu);
+		debugfs_create_file(name, 0400, dir, (void *)cpu, &regs_fops);
+	}
 	return 0;
 }
 module_init(test_sink_init);
