@@ -20,7 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -156,6 +159,8 @@ FIXTURE_SETUP(ete)
 		unit_put(cpu, "enable", "0");
 		ASSERT_EQ(unit_put(cpu, "reset", "1"), 0);
 		clear_violations(cpu);
+		/* No trace bytes needed here: keep the VM's load down */
+		put(pathf(MODEL, cpu, "rate"), "0");
 	}
 }
 
@@ -169,6 +174,7 @@ FIXTURE_TEARDOWN(ete)
 		put(pathf(MODEL, cpu, "fault"), "none");
 		unit_put(cpu, "enable", "0");
 		unit_put(cpu, "reset", "1");
+		put(pathf(MODEL, cpu, "rate"), "64");
 	}
 	sink_present((1UL << ncpus()) - 1);
 }
@@ -409,8 +415,13 @@ TEST_F(ete, raw_mirrors)
 
 	if (!self->ready)
 		return;
-	for (i = 0; i < ARRAY_SIZE(files); i++)
-		EXPECT_EQ(unit_get_num(0, files[i], &v), 0) TH_LOG("%s", files[i]);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		int ret = unit_get_num(0, files[i], &v);
+
+		if (ret)
+			ksft_print_msg("%s: %d\n", files[i], ret);
+		EXPECT_EQ(ret, 0);
+	}
 	ASSERT_EQ(unit_get_num(0, "mgmt/trcdevarch", &v), 0);
 	EXPECT_EQ(v, 0x47705a13ULL);
 	/* The model's rich profile */
@@ -553,6 +564,8 @@ static int sink_count(int cpu, const char *what)
 }
 
 /* Enable/disable cycles on every CPU: no violation, sink order kept */
+#define CYCLES	10
+
 TEST_F(ete, enable_disable_cycles_all_cpus)
 {
 	int cpu, i, starts, stops;
@@ -566,15 +579,15 @@ TEST_F(ete, enable_disable_cycles_all_cpus)
 		stops = sink_count(cpu, "stops ");
 		ASSERT_EQ(unit_put(cpu, "timestamp", "1"), 0);
 		ASSERT_EQ(unit_put(cpu, "cycle_count", "1"), 0);
-		for (i = 0; i < 25; i++) {
+		for (i = 0; i < CYCLES; i++) {
 			ASSERT_EQ(unit_put(cpu, "enable", "1"), 0)
 				TH_LOG("cpu%d cycle %d", cpu, i);
 			ASSERT_EQ(unit_put(cpu, "enable", "0"), 0);
 		}
 		EXPECT_EQ(violations(cpu, log, sizeof(log)), 0)
 			TH_LOG("cpu%d: %s", cpu, log);
-		EXPECT_EQ(sink_count(cpu, "starts "), starts + 25);
-		EXPECT_EQ(sink_count(cpu, "stops "), stops + 25);
+		EXPECT_EQ(sink_count(cpu, "starts "), starts + CYCLES);
+		EXPECT_EQ(sink_count(cpu, "stops "), stops + CYCLES);
 		EXPECT_EQ(sink_count(cpu, "order_violations "), 0);
 	}
 	/* All four at once */
@@ -634,6 +647,40 @@ TEST_F(ete, default_traces_kernel_when_privileged)
 	EXPECT_EQ(reg & 0x41, 0x41ULL);	/* RES1, context ID (the PID) */
 	ASSERT_GT(get(pathf(UNIT, 0, "status"), status, sizeof(status)), 0);
 	EXPECT_NE(strstr(status, "kernel: traced"), NULL) TH_LOG("%s", status);
+	ASSERT_EQ(unit_put(0, "enable", "0"), 0);
+}
+
+/* Drop every capability of this process (root stays owner of the files) */
+static int drop_caps(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+
+	return syscall(SYS_capset, &hdr, data);
+}
+
+TEST_F(ete, unprivileged_enable_filters_kernel)
+{
+	unsigned long long reg;
+	char status[1024];
+	int st;
+	pid_t pid;
+
+	if (!self->ready)
+		return;
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(drop_caps() || unit_put(0, "enable", "1") ? 1 : 0);
+	ASSERT_EQ(waitpid(pid, &st, 0), pid);
+	ASSERT_EQ(WIFEXITED(st) && WEXITSTATUS(st) == 0, 1);
+	ASSERT_EQ(model_reg(0, "TRCVICTLR", &reg), 0);
+	EXPECT_EQ(reg & 0x700000, 0x600000ULL);	/* EL1, EL2 excluded */
+	ASSERT_GT(get(pathf(UNIT, 0, "status"), status, sizeof(status)), 0);
+	EXPECT_NE(strstr(status, "kernel: filtered out"), NULL)
+		TH_LOG("%s", status);
 	ASSERT_EQ(unit_put(0, "enable", "0"), 0);
 }
 
