@@ -663,6 +663,7 @@ static const struct em_mutation em_mutations[] = {
 	{ EM_SWLOCK, em_sc_swlock },
 	{ EM_TRBE_EN, em_sc_trbe_en },
 	{ EM_TRBE_PTR, em_sc_trbe_ptr },
+	{ EM_TRBE_ORDER, em_sc_trbe_order },
 };
 
 static void em_mutation_desc(const struct em_mutation *mu, char *desc)

@@ -244,6 +244,34 @@ static void trbe_enable_with_bad_pointers(struct kunit *test)
 	em_expect_guards(test, 1);
 }
 
+void em_sc_trbe_order(struct kunit *test)
+{
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_wr(test, ETE_TRBLIMITR_EL1, 0);
+}
+
+static void trbe_disabled_while_tracing(struct kunit *test)
+{
+	em_sc_trbe_order(test);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_TRBE_ORDER), 1U);
+}
+
+static void trbe_disabled_after_prohibit_and_flush(struct kunit *test)
+{
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_tick(test, 100);
+	em_wr(test, ETE_TRFCR_EL1, 0);
+	em_isb(test);
+	em_sync(test, ETE_SYNC_TSB);
+	em_sync(test, ETE_SYNC_DSB);
+	em_wr(test, ETE_TRBLIMITR_EL1, 0);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+	KUNIT_EXPECT_GE(test, em_peek(test, ETE_TRBPTR_EL1) - em_base(test),
+			100ULL);
+}
+
 static void trbe_buffer_abort(struct kunit *test)
 {
 	struct em_test *t = test->priv;
@@ -317,6 +345,8 @@ static struct kunit_case em_trbe_cases[] = {
 	KUNIT_CASE(trbe_write_while_enabled),
 	KUNIT_CASE(trbe_write_while_disabled),
 	KUNIT_CASE(trbe_enable_with_bad_pointers),
+	KUNIT_CASE(trbe_disabled_while_tracing),
+	KUNIT_CASE(trbe_disabled_after_prohibit_and_flush),
 	KUNIT_CASE(trbe_buffer_abort),
 	KUNIT_CASE(trbe_stopped_discards),
 	KUNIT_CASE(rlgvcx_trbe_disabled_gets_nothing),
@@ -619,7 +649,11 @@ static irqreturn_t em_test_irq(int irq, void *dev)
 	WRITE_ONCE(seen->count, seen->count + 1);
 	if (seen->count <= seen->clear_after)
 		return IRQ_HANDLED;
-	/* the handler's duty: disable, then clear the status */
+	/* the handler's duty: prohibit, flush, disable, clear the status */
+	ete_write(&acc, ETE_TRFCR_EL1, 0);
+	ete_sync(&acc, ETE_SYNC_ISB);
+	ete_sync(&acc, ETE_SYNC_TSB);
+	ete_sync(&acc, ETE_SYNC_DSB);
 	ete_write(&acc, ETE_TRBLIMITR_EL1, 0);
 	ete_write(&acc, ETE_TRBSR_EL1, 0);
 	return IRQ_HANDLED;
