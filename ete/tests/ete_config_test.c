@@ -245,9 +245,10 @@ static void ete_param_set_value(struct kunit *test)
 		return;
 	KUNIT_EXPECT_EQ(test, ete_param_get(&ctx->cfg, p, c->idx),
 			c->err ? before : c->val);
+	/* Valid alone; a conflict with another field is ete_config_conflicts' */
 	if (!c->err)
 		KUNIT_EXPECT_EQ(test, ete_config_validate(&ctx->cfg, &ctx->caps),
-				0);
+				ete_config_conflict(&ctx->cfg) ? -EINVAL : 0);
 }
 
 /* Every parameter has at least one case above, so a new one needs tests */
@@ -359,13 +360,15 @@ static void ete_config_validate_against_caps(struct kunit *test)
 	struct ete_test_ctx *rich = ete_test_setup(test, RICH);
 	struct ete_test_ctx *min = ete_test_setup(test, MINIMAL);
 
-	rich->cfg.cycle_count = true;
-	KUNIT_EXPECT_EQ(test, ete_config_validate(&rich->cfg, &rich->caps), 0);
-	KUNIT_EXPECT_EQ(test, ete_config_validate(&rich->cfg, &min->caps),
+	/* The minimal unit's defaults, with what only the rich unit has */
+	min->cfg.cycle_count = true;
+	KUNIT_EXPECT_EQ(test, ete_config_validate(&min->cfg, &rich->caps), 0);
+	KUNIT_EXPECT_EQ(test, ete_config_validate(&min->cfg, &min->caps),
 			-EOPNOTSUPP);
-	rich->cfg.cycle_count = false;
-	rich->cfg.viewinst_event = 5;
-	KUNIT_EXPECT_EQ(test, ete_config_validate(&rich->cfg, &min->caps),
+	min->cfg.cycle_count = false;
+	min->cfg.viewinst_event = 5;
+	KUNIT_EXPECT_EQ(test, ete_config_validate(&min->cfg, &rich->caps), 0);
+	KUNIT_EXPECT_EQ(test, ete_config_validate(&min->cfg, &min->caps),
 			-ERANGE);
 }
 

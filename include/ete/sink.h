@@ -53,13 +53,14 @@ struct ete_sink_ops {
  * @ops: the sink's callbacks; must stay valid until unregistered
  * @priv: passed to every callback
  *
- * Only one sink may be registered at a time.
+ * Several sinks may be registered (trbe.ko, a test sink): a session uses,
+ * on each CPU, the first registered sink whose present() is true there.
  *
  * Context: process context; sleeps.
  * Return:
  * * 0 on success
- * * -EBUSY if another sink is registered
  * * -EINVAL if @ops lacks a callback
+ * * -ENOMEM
  */
 int ete_sink_register(const struct ete_sink_ops *ops, void *priv);
 
@@ -67,8 +68,9 @@ int ete_sink_register(const struct ete_sink_ops *ops, void *priv);
  * ete_sink_unregister() - withdraw a sink
  * @ops: the callbacks given to ete_sink_register()
  *
- * Stops every session first (trace unit, then sink, on each CPU), so no
- * callback runs after this returns.
+ * Stops, on every CPU where this sink is in use, the trace unit and then
+ * the sink, so no callback runs after this returns.  The sessions stay
+ * allocated for their owners, who still call ete_session_stop().
  *
  * Context: process context; sleeps.
  */
@@ -83,8 +85,10 @@ void ete_sink_unregister(const struct ete_sink_ops *ops);
  * @sessp: receives the session on success
  *
  * Each unit is programmed from its current configuration (the one sysfs
- * shows).  On each CPU, in order: the sink's start_local(), then the trace
- * unit is enabled.  If any CPU fails, the CPUs already started are stopped
+ * shows).  When the caller has neither CAP_PERFMON nor CAP_SYS_ADMIN, the
+ * kernel's exception level is filtered out (each unit's status says so).
+ * On each CPU, in order: the sink's start_local(), then the trace unit is
+ * enabled.  If any CPU fails, the CPUs already started are stopped
  * again (unit, then sink) and nothing stays owned.
  *
  * Context: process context; sleeps (cross-calls each CPU).
@@ -93,8 +97,7 @@ void ete_sink_unregister(const struct ete_sink_ops *ops);
  * * -EINVAL if @cpus is empty
  * * -ENODEV if a CPU has no trace unit or no present sink
  * * -EBUSY if a CPU already belongs to a session
- * * -EACCES if a unit's configuration traces EL1 and the caller lacks
- *   CAP_PERFMON and CAP_SYS_ADMIN (checked by the sysfs layer, see status)
+ * * -EINVAL if a unit's configuration has conflicting fields (see status)
  * * -ETIMEDOUT if a unit did not leave Idle in time
  * * another negative errno from the sink's start_local()
  */

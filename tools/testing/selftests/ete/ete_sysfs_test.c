@@ -193,7 +193,6 @@ struct attr_case {
 	unsigned long long want;
 	const char *beyond;
 	int beyond_err;
-	const char *pre;	/* "attr=value" written first, if any */
 };
 
 static const struct attr_case attrs[] = {
@@ -212,8 +211,7 @@ static const struct attr_case attrs[] = {
 	{ "q_ranges", "3", "TRCQCTLR", 0xff, 0x3, "0x100", ERANGE },
 	{ "stall", "1", "TRCSTALLCTLR", 0x100, 0x100, "2", ERANGE },
 	{ "stall_level", "2", "TRCSTALLCTLR", 0xc, 0x8, "4", ERANGE },
-	{ "no_overflow", "1", "TRCSTALLCTLR", 0x2100, 0x2100, "2", ERANGE,
-	  "stall=1" },
+	{ "no_overflow", "1", "TRCSTALLCTLR", 0x2100, 0x2100, "2", ERANGE },
 	{ "sync_period", "1024", "TRCSYNCPR", 0x1f, 10, "128", ERANGE },
 	{ "trace_id", "0x42", "TRCTRACEIDR", 0x7f, 0x42, "0x70", ERANGE },
 	{ "el_ns", "1", "TRCVICTLR", 0x700000, 0x600000, "8", ERANGE },
@@ -285,17 +283,19 @@ static const struct attr_case attrs[] = {
 	  ERANGE },
 };
 
-/* Write a case's prerequisite field, if it has one */
+/* Fields a case needs set first (Table D4-25: no-overflow is a stall mode) */
+static const struct { const char *attr, *pre, *val; } prereqs[] = {
+	{ "no_overflow", "stall", "1" },
+};
+
 static int put_pre(int cpu, const struct attr_case *c)
 {
-	char attr[64];
-	const char *eq;
+	size_t i;
 
-	if (!c->pre)
-		return 0;
-	eq = strchr(c->pre, '=');
-	snprintf(attr, sizeof(attr), "%.*s", (int)(eq - c->pre), c->pre);
-	return unit_put(cpu, attr, eq + 1);
+	for (i = 0; i < ARRAY_SIZE(prereqs); i++)
+		if (!strcmp(c->attr, prereqs[i].attr))
+			return unit_put(cpu, prereqs[i].pre, prereqs[i].val);
+	return 0;
 }
 
 /* "addr5/value" -> "addr/value": the kind of attribute */
