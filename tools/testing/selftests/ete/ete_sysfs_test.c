@@ -562,9 +562,8 @@ TEST_F(ete, conflicting_fields_refused_at_enable)
 	ASSERT_EQ(unit_put(2, "branch_broadcast", "1"), 0);
 	ASSERT_EQ(unit_put(2, "bb_include", "1"), 0);
 	EXPECT_EQ(unit_put(2, "enable", "1"), -EINVAL);
-	ASSERT_EQ(unit_put(2, "bb_ranges", "1"), 0);
-	EXPECT_EQ(unit_put(2, "enable", "1"), 0);
-	EXPECT_EQ(unit_put(2, "enable", "0"), 0);
+	ASSERT_GT(get(pathf(UNIT, 2, "status"), status, sizeof(status)), 0);
+	EXPECT_NE(strstr(status, "needs bb_ranges"), NULL) TH_LOG("%s", status);
 }
 
 /* No sink, no trace: -ENODEV, said in status */
