@@ -94,6 +94,9 @@ static void mmio_model_enable_cycle(struct kunit *test)
 
 	ete_mmio_unlock(&f->acc);
 	KUNIT_ASSERT_EQ(test, poll(f, 3, 3), 0);
+	/* Registers whose reset value is UNKNOWN and that enable checks */
+	ete_write(&f->acc, ETE_TRCSTALLCTLR, 0);
+	ete_write(&f->acc, ETE_TRCBBCTLR, 0);
 	ete_write(&f->acc, ETE_TRCCONFIGR, 0x1);
 	ete_write(&f->acc, ETE_TRCTRACEIDR, 0x10);
 	ete_write(&f->acc, ETE_TRCVICTLR, 0x201);
