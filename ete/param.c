@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The parameter table: every field of struct ete_config that users set,
+ * with its file name, group, range and the capability it needs.  Parsing
+ * and validation of user strings happen here and nowhere else, for sysfs
+ * now and configfs later.  Pure: no register access, no global state.
+ */
+
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/stddef.h>
+#include <linux/string.h>
+#include <kunit/visibility.h>
+
+#include <ete/param.h>
+
+/* TRCSYNCPR.PERIOD: 2^8 to 2^20 bytes, or 0 for none */
+#define ETE_SYNC_MIN		256U
+#define ETE_SYNC_MAX		(1U << 20)
+/* TRCTRACEIDR: 0x00 and 0x70-0x7f are reserved on ATB (B.24) */
+#define ETE_TRACEID_MAX		0x6f
+#define ETE_CCTHRESHOLD_MAX	0xfff
+#define ETE_NUM_RS_GROUPS	8
+/* NUMEXTIN of 0x1ff: the selectors take any PMU event number */
+#define ETE_EXTIN_ANY		0x1ff
+
+/* ------------------------------------------------------------------------
+ * Checks shared by several parameters
+ */
+
+static u64 ete_mask(unsigned int bits)
+{
+	return bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+}
+
+static int chk_bool(const struct ete_caps *caps, const struct ete_config *cfg,
+		    unsigned int idx, u64 val)
+{
+	return val > 1 ? -ERANGE : 0;
+}
+
+static int chk_feature(bool implemented, u64 val)
+{
+	if (val > 1)
+		return -ERANGE;
+	return val && !implemented ? -EOPNOTSUPP : 0;
+}
+
+/*
+ * An event selector (G.7): TYPE (bit 7) clear selects resource selector
+ * SEL[4:0]; set selects pair SEL[3:0].  Only selectors that exist.
+ */
+static int chk_event(const struct ete_caps *caps, const struct ete_config *cfg,
+		     unsigned int idx, u64 val)
+{
+	if (val & ETE_EVENT_PAIR) {
+		if (val & ~(u64)(ETE_EVENT_PAIR | 0xf))
+			return -ERANGE;
+		return (val & 0xf) < caps->num_rs / 2 ? 0 : -ERANGE;
+	}
+	if (val & ~(u64)ETE_EVENT_SEL_MASK)
+		return -ERANGE;
+	return val < caps->num_rs ? 0 : -ERANGE;
+}
+
+static int chk_arc_mask(const struct ete_caps *caps,
+			const struct ete_config *cfg, unsigned int idx, u64 val)
+{
+	return val & ~ete_mask(caps->num_arc) ? -ERANGE : 0;
+}
+
+static int chk_sac_mask(const struct ete_caps *caps,
+			const struct ete_config *cfg, unsigned int idx, u64 val)
+{
+	return val & ~ete_mask(caps->num_ac) ? -ERANGE : 0;
+}
+
+/* EL masks: bits beyond the architecture's ELs are out of range; ELs the
+ * unit does not implement are not supported.
+ */
+static int chk_el(u64 val, u64 arch, u8 implemented)
+{
+	if (val & ~arch)
+		return -ERANGE;
+	return val & ~(u64)implemented ? -EOPNOTSUPP : 0;
+}
+
+static int chk_el_ns(const struct ete_caps *caps, const struct ete_config *cfg,
+		     unsigned int idx, u64 val)
+{
+	return chk_el(val, ETE_EL0 | ETE_EL1 | ETE_EL2, caps->exlevel_ns);
+}
+
+static int chk_el_s(const struct ete_caps *caps, const struct ete_config *cfg,
+		    unsigned int idx, u64 val)
+{
+	return chk_el(val, ETE_EL0 | ETE_EL1 | ETE_EL2 | ETE_EL3,
+		      caps->exlevel_s);
+}
+
+/* ------------------------------------------------------------------------
+ * Unit-wide parameters
+ */
+
+static int chk_cycle_count(const struct ete_caps *caps,
+			   const struct ete_config *cfg, unsigned int idx,
+			   u64 val)
+{
+	return chk_feature(caps->cycle_count, val);
+}
+
+static bool vis_cycle_count(const struct ete_caps *caps, unsigned int idx)
+{
+	return caps->cycle_count;
+}
+
+static int chk_cc_threshold(const struct ete_caps *caps,
+			    const struct ete_config *cfg, unsigned int idx,
+			    u64 val)
+{
+	return val < max_t(u64, caps->ccitmin, 1) ||
+	       val > ETE_CCTHRESHOLD_MAX ? -ERANGE : 0;
+}
+
+static int chk_timestamp(const struct ete_caps *caps,
+			 const struct ete_config *cfg, unsigned int idx,
+			 u64 val)
+{
+	return chk_feature(caps->ts_bits, val);
+}
+
+static int chk_bb(const struct ete_caps *caps, const struct ete_config *cfg,
+		  unsigned int idx, u64 val)
+{
+	return chk_feature(caps->branch_broadcast, val);
+}
+
+static bool vis_bb(const struct ete_caps *caps, unsigned int idx)
+{
+	return caps->branch_broadcast;
+}
+
+static int chk_retstack(const struct ete_caps *caps,
+			const struct ete_config *cfg, unsigned int idx,
+			u64 val)
+{
+	return chk_feature(caps->retstack, val);
+}
+
+static int chk_context_id(const struct ete_caps *caps,
+			  const struct ete_config *cfg, unsigned int idx,
+			  u64 val)
+{
+	return chk_feature(caps->cid_bits || caps->vmid_bits, val);
+}
+
+static int chk_vmid(const struct ete_caps *caps, const struct ete_config *cfg,
+		    unsigned int idx, u64 val)
+{
+	return chk_feature(caps->vmid_bits, val);
+}
+
+static int chk_q_elements(const struct ete_caps *caps,
+			  const struct ete_config *cfg, unsigned int idx,
+			  u64 val)
+{
+	if (val != ETE_QE_OFF && val != ETE_QE_WITH_COUNTS && val != ETE_QE_ALL)
+		return -ERANGE;
+	if (val == ETE_QE_WITH_COUNTS && !(caps->qsupp & 1))
+		return -EOPNOTSUPP;
+	if (val == ETE_QE_ALL && caps->qsupp != 3)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static bool vis_qfilt(const struct ete_caps *caps, unsigned int idx)
+{
+	return caps->qfilt;
+}
+
+static bool vis_stall(const struct ete_caps *caps, unsigned int idx)
+{
+	return caps->stallctl;
+}
+
+static int chk_stall_level(const struct ete_caps *caps,
+			   const struct ete_config *cfg, unsigned int idx,
+			   u64 val)
+{
+	return val > 3 ? -ERANGE : 0;
+}
+
+static int chk_no_overflow(const struct ete_caps *caps,
+			   const struct ete_config *cfg, unsigned int idx,
+			   u64 val)
+{
+	return chk_feature(caps->nooverflow, val);
+}
+
+static int chk_sync_period(const struct ete_caps *caps,
+			   const struct ete_config *cfg, unsigned int idx,
+			   u64 val)
+{
+	if (val && (val < ETE_SYNC_MIN || val > ETE_SYNC_MAX))
+		return -ERANGE;
+	if (val && !is_power_of_2(val))
+		return -EINVAL;
+	return 0;
+}
+
+static bool vis_sync_period(const struct ete_caps *caps, unsigned int idx)
+{
+	return !caps->syncpr_ro;
+}
+
+static int chk_trace_id(const struct ete_caps *caps,
+			const struct ete_config *cfg, unsigned int idx,
+			u64 val)
+{
+	u64 max = min_t(u64, ETE_TRACEID_MAX, ete_mask(caps->traceid_bits));
+
+	return val < 1 || val > max ? -ERANGE : 0;
+}
+
+static int chk_trace_errors(const struct ete_caps *caps,
+			    const struct ete_config *cfg, unsigned int idx,
+			    u64 val)
+{
+	return chk_feature(caps->trcerr, val);
+}
+
+static int chk_atb_trigger(const struct ete_caps *caps,
+			   const struct ete_config *cfg, unsigned int idx,
+			   u64 val)
+{
+	return chk_feature(caps->atbtrig, val);
+}
+
+static bool vis_arcs(const struct ete_caps *caps, unsigned int idx)
+{
+	return caps->num_arc;
+}
+
+static bool vis_sacs(const struct ete_caps *caps, unsigned int idx)
+{
+	return caps->num_ac;
+}
+
+/* ------------------------------------------------------------------------
+ * Resource groups
+ */
+
+static int chk_u16(const struct ete_caps *caps, const struct ete_config *cfg,
+		   unsigned int idx, u64 val)
+{
+	return val > U16_MAX ? -ERANGE : 0;
+}
+
+static int chk_addr_value(const struct ete_caps *caps,
+			  const struct ete_config *cfg, unsigned int idx,
+			  u64 val)
+{
+	return 0;	/* ETE addresses are 64 bits: every value is valid */
+}
+
+static int chk_context_type(const struct ete_caps *caps,
+			    const struct ete_config *cfg, unsigned int idx,
+			    u64 val)
+{
+	if (val > 3)
+		return -ERANGE;
+	if ((val & 1) && !caps->num_cidc)
+		return -EOPNOTSUPP;
+	if ((val & 2) && !caps->num_vmidc)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static int chk_context(const struct ete_caps *caps,
+		       const struct ete_config *cfg, unsigned int idx, u64 val)
+{
+	u8 n = max(caps->num_cidc, caps->num_vmidc);
+
+	if (!n)
+		return val ? -EOPNOTSUPP : 0;
+	return val >= n ? -ERANGE : 0;
+}
+
+static int chk_chain(const struct ete_caps *caps, const struct ete_config *cfg,
+		     unsigned int idx, u64 val)
+{
+	return chk_bool(caps, cfg, idx, val);
+}
+
+static bool vis_odd(const struct ete_caps *caps, unsigned int idx)
+{
+	return idx & 1;
+}
+
+static bool vis_even(const struct ete_caps *caps, unsigned int idx)
+{
+	return !(idx & 1);
+}
+
+static int chk_ss_arc(const struct ete_caps *caps,
+		      const struct ete_config *cfg, unsigned int idx, u64 val)
+{
+	return chk_arc_mask(caps, cfg, idx, val);
+}
+
+static int chk_ss_pc(const struct ete_caps *caps, const struct ete_config *cfg,
+		     unsigned int idx, u64 val)
+{
+	return val & ~ete_mask(caps->num_pc) ? -ERANGE : 0;
+}
+
+static bool vis_pc(const struct ete_caps *caps, unsigned int idx)
+{
+	return caps->num_pc;
+}
+
+/* Table D4-26: the resources each selector group has on this unit */
+static u16 ete_rs_group_mask(const struct ete_caps *caps, unsigned int group)
+{
+	switch (group) {
+	case 0:
+		return ete_mask(caps->num_extinsel);
+	case 1:
+		return ete_mask(caps->num_pc);
+	case 2:
+		return ete_mask(caps->num_cntr) |
+		       (caps->num_seq_states ? 0xf0 : 0);
+	case 3:
+		return ete_mask(caps->num_ss);
+	case 4:
+		return ete_mask(caps->num_ac);
+	case 5:
+		return ete_mask(caps->num_arc);
+	case 6:
+		return ete_mask(caps->num_cidc);
+	case 7:
+		return ete_mask(caps->num_vmidc);
+	default:
+		return 0;
+	}
+}
+
+static int chk_rs_group(const struct ete_caps *caps,
+			const struct ete_config *cfg, unsigned int idx,
+			u64 val)
+{
+	if (val >= ETE_NUM_RS_GROUPS)
+		return -ERANGE;
+	/* The selection must still name resources of the new group */
+	if (cfg->rs[idx].select & ~ete_rs_group_mask(caps, val))
+		return -ERANGE;
+	return 0;
+}
+
+static int chk_rs_select(const struct ete_caps *caps,
+			 const struct ete_config *cfg, unsigned int idx,
+			 u64 val)
+{
+	return val & ~(u64)ete_rs_group_mask(caps, cfg->rs[idx].group) ?
+	       -ERANGE : 0;
+}
+
+static int chk_cid_value(const struct ete_caps *caps,
+			 const struct ete_config *cfg, unsigned int idx,
+			 u64 val)
+{
+	return val & ~ete_mask(caps->cid_bits) ? -ERANGE : 0;
+}
+
+static int chk_vmid_value(const struct ete_caps *caps,
+			  const struct ete_config *cfg, unsigned int idx,
+			  u64 val)
+{
+	return val & ~ete_mask(caps->vmid_bits) ? -ERANGE : 0;
+}
+
+static int chk_byte_mask(const struct ete_caps *caps,
+			 const struct ete_config *cfg, unsigned int idx,
+			 u64 val)
+{
+	return val > 0xff ? -ERANGE : 0;
+}
+
+static int chk_seq_state(const struct ete_caps *caps,
+			 const struct ete_config *cfg, unsigned int idx,
+			 u64 val)
+{
+	return val >= caps->num_seq_states ? -ERANGE : 0;
+}
+
+static int chk_extin(const struct ete_caps *caps, const struct ete_config *cfg,
+		     unsigned int idx, u64 val)
+{
+	if (val > U16_MAX)
+		return -ERANGE;
+	if (caps->num_extin != ETE_EXTIN_ANY && val >= caps->num_extin)
+		return -ERANGE;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The table
+ */
+
+#define CFG_SIZE(f)	sizeof(((struct ete_config *)NULL)->f)
+
+#define PARAM(_name, _field, _kind, _vis, _chk)				\
+	{ .name = _name, .group = ETE_PG_UNIT, .kind = _kind,		\
+	  .size = CFG_SIZE(_field),					\
+	  .offset = offsetof(struct ete_config, _field),		\
+	  .visible = _vis, .check = _chk }
+
+/* The sequencer has 4 states, so 3 transitions each way, or none */
+#define SPARAM(_name, _field, _kind, _chk)				\
+	{ .name = _name, .group = ETE_PG_SEQ, .kind = _kind,		\
+	  .size = CFG_SIZE(_field),					\
+	  .offset = offsetof(struct ete_config, _field),		\
+	  .check = _chk }
+
+#define GPARAM(_grp, _name, _arr, _field, _kind, _vis, _chk)		\
+	{ .name = _name, .group = _grp, .kind = _kind,			\
+	  .size = CFG_SIZE(_arr[0]_field),				\
+	  .offset = offsetof(struct ete_config, _arr[0]_field),	\
+	  .stride = CFG_SIZE(_arr[0]),					\
+	  .visible = _vis, .check = _chk }
+
+const struct ete_param ete_params[] = {
+	PARAM("cycle_count", cycle_count, ETE_PK_BOOL, NULL, chk_cycle_count),
+	PARAM("cc_threshold", cc_threshold, ETE_PK_UINT, vis_cycle_count,
+	      chk_cc_threshold),
+	PARAM("timestamp", timestamp, ETE_PK_BOOL, NULL, chk_timestamp),
+	PARAM("ts_event", ts_event, ETE_PK_HEX, NULL, chk_event),
+	PARAM("branch_broadcast", branch_broadcast, ETE_PK_BOOL, NULL, chk_bb),
+	PARAM("bb_include", bb_include, ETE_PK_BOOL, vis_bb, chk_bool),
+	PARAM("bb_ranges", bb_ranges, ETE_PK_HEX, vis_bb, chk_arc_mask),
+	PARAM("return_stack", return_stack, ETE_PK_BOOL, NULL, chk_retstack),
+	PARAM("context_id", context_id, ETE_PK_BOOL, NULL, chk_context_id),
+	PARAM("vmid", vmid, ETE_PK_BOOL, NULL, chk_vmid),
+	PARAM("q_elements", q_elements, ETE_PK_UINT, NULL, chk_q_elements),
+	PARAM("q_include", q_include, ETE_PK_BOOL, vis_qfilt, chk_bool),
+	PARAM("q_ranges", q_ranges, ETE_PK_HEX, vis_qfilt, chk_arc_mask),
+	PARAM("stall", stall, ETE_PK_BOOL, vis_stall, chk_bool),
+	PARAM("stall_level", stall_level, ETE_PK_UINT, vis_stall,
+	      chk_stall_level),
+	PARAM("no_overflow", no_overflow, ETE_PK_BOOL, vis_stall,
+	      chk_no_overflow),
+	PARAM("sync_period", sync_period, ETE_PK_UINT, vis_sync_period,
+	      chk_sync_period),
+	PARAM("trace_id", trace_id, ETE_PK_HEX, NULL, chk_trace_id),
+	PARAM("el_ns", el_ns, ETE_PK_HEX, NULL, chk_el_ns),
+	PARAM("el_s", el_s, ETE_PK_HEX, NULL, chk_el_s),
+	PARAM("viewinst_event", viewinst_event, ETE_PK_HEX, NULL, chk_event),
+	PARAM("ss_status", ss_status, ETE_PK_BOOL, NULL, chk_bool),
+	PARAM("trace_errors", trace_errors, ETE_PK_BOOL, NULL,
+	      chk_trace_errors),
+	PARAM("include_ranges", include_ranges, ETE_PK_HEX, vis_arcs,
+	      chk_arc_mask),
+	PARAM("exclude_ranges", exclude_ranges, ETE_PK_HEX, vis_arcs,
+	      chk_arc_mask),
+	PARAM("start_addrs", start_addrs, ETE_PK_HEX, vis_sacs, chk_sac_mask),
+	PARAM("stop_addrs", stop_addrs, ETE_PK_HEX, vis_sacs, chk_sac_mask),
+	PARAM("atb_trigger", atb_trigger, ETE_PK_BOOL, NULL, chk_atb_trigger),
+
+	GPARAM(ETE_PG_EVENT, "select", event, , ETE_PK_HEX, NULL, chk_event),
+	GPARAM(ETE_PG_EVENT, "trace", event_trace, , ETE_PK_BOOL, NULL,
+	       chk_bool),
+	GPARAM(ETE_PG_EXTIN, "select", extin, , ETE_PK_UINT, NULL, chk_extin),
+
+	SPARAM("state", seq_state, ETE_PK_UINT, chk_seq_state),
+	SPARAM("reset_event", seq_reset, ETE_PK_HEX, chk_event),
+	SPARAM("fwd0", seq_fwd[0], ETE_PK_HEX, chk_event),
+	SPARAM("fwd1", seq_fwd[1], ETE_PK_HEX, chk_event),
+	SPARAM("fwd2", seq_fwd[2], ETE_PK_HEX, chk_event),
+	SPARAM("bwd0", seq_bwd[0], ETE_PK_HEX, chk_event),
+	SPARAM("bwd1", seq_bwd[1], ETE_PK_HEX, chk_event),
+	SPARAM("bwd2", seq_bwd[2], ETE_PK_HEX, chk_event),
+
+	GPARAM(ETE_PG_ADDR, "value", addr, .value, ETE_PK_HEX, NULL,
+	       chk_addr_value),
+	GPARAM(ETE_PG_ADDR, "context_type", addr, .context_type, ETE_PK_UINT,
+	       NULL, chk_context_type),
+	GPARAM(ETE_PG_ADDR, "context", addr, .context, ETE_PK_UINT, NULL,
+	       chk_context),
+	GPARAM(ETE_PG_ADDR, "el_ns", addr, .el_ns, ETE_PK_HEX, NULL,
+	       chk_el_ns),
+	GPARAM(ETE_PG_ADDR, "el_s", addr, .el_s, ETE_PK_HEX, NULL, chk_el_s),
+
+	GPARAM(ETE_PG_CNTR, "reload", cntr, .reload, ETE_PK_UINT, NULL,
+	       chk_u16),
+	GPARAM(ETE_PG_CNTR, "value", cntr, .value, ETE_PK_UINT, NULL, chk_u16),
+	GPARAM(ETE_PG_CNTR, "count_event", cntr, .count_event, ETE_PK_HEX,
+	       NULL, chk_event),
+	GPARAM(ETE_PG_CNTR, "reload_event", cntr, .reload_event, ETE_PK_HEX,
+	       NULL, chk_event),
+	GPARAM(ETE_PG_CNTR, "reload_self", cntr, .reload_self, ETE_PK_BOOL,
+	       NULL, chk_bool),
+	GPARAM(ETE_PG_CNTR, "chain", cntr, .chain, ETE_PK_BOOL, vis_odd,
+	       chk_chain),
+
+	GPARAM(ETE_PG_SS, "sac", ss, .sac, ETE_PK_HEX, NULL, chk_sac_mask),
+	GPARAM(ETE_PG_SS, "arc", ss, .arc, ETE_PK_HEX, NULL, chk_ss_arc),
+	GPARAM(ETE_PG_SS, "pc", ss, .pc, ETE_PK_HEX, vis_pc, chk_ss_pc),
+	GPARAM(ETE_PG_SS, "multi_shot", ss, .multi_shot, ETE_PK_BOOL, NULL,
+	       chk_bool),
+	GPARAM(ETE_PG_SS, "fired", ss, .fired, ETE_PK_BOOL, NULL, chk_bool),
+
+	GPARAM(ETE_PG_RS, "group", rs, .group, ETE_PK_UINT, NULL,
+	       chk_rs_group),
+	GPARAM(ETE_PG_RS, "select", rs, .select, ETE_PK_HEX, NULL,
+	       chk_rs_select),
+	GPARAM(ETE_PG_RS, "invert", rs, .invert, ETE_PK_BOOL, NULL, chk_bool),
+	GPARAM(ETE_PG_RS, "pair_invert", rs, .pair_invert, ETE_PK_BOOL,
+	       vis_even, chk_bool),
+
+	GPARAM(ETE_PG_CTXID, "value", ctxid, .value, ETE_PK_HEX, NULL,
+	       chk_cid_value),
+	GPARAM(ETE_PG_CTXID, "mask", ctxid, .mask, ETE_PK_HEX, NULL,
+	       chk_byte_mask),
+	GPARAM(ETE_PG_VMID, "value", vmidc, .value, ETE_PK_HEX, NULL,
+	       chk_vmid_value),
+	GPARAM(ETE_PG_VMID, "mask", vmidc, .mask, ETE_PK_HEX, NULL,
+	       chk_byte_mask),
+};
+EXPORT_SYMBOL_IF_KUNIT(ete_params);
+
+const unsigned int ete_num_params = ARRAY_SIZE(ete_params);
+EXPORT_SYMBOL_IF_KUNIT(ete_num_params);
+
+static const char * const ete_group_names[ETE_PG_NR] = {
+	[ETE_PG_UNIT] = NULL,
+	[ETE_PG_ADDR] = "addr",
+	[ETE_PG_CNTR] = "cntr",
+	[ETE_PG_SS] = "ss",
+	[ETE_PG_RS] = "rs",
+	[ETE_PG_CTXID] = "ctxid",
+	[ETE_PG_VMID] = "vmid",
+	[ETE_PG_SEQ] = "seq",
+	[ETE_PG_EXTIN] = "extin",
+	[ETE_PG_EVENT] = "event",
+};
+
+/**
+ * ete_param_group_name() - directory name stem of a group
+ * @group: the group
+ *
+ * Context: any context.
+ * Return: "addr", "cntr", ...; NULL for the unit's own directory.
+ */
+const char *ete_param_group_name(enum ete_param_group group)
+{
+	return group < ETE_PG_NR ? ete_group_names[group] : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_param_group_name);
+
+/**
+ * ete_param_group_first() - index of the first instance of a group
+ * @group: the group
+ *
+ * Context: any context.
+ * Return: 2 for resource selectors (0 and 1 are fixed), else 0.
+ */
+unsigned int ete_param_group_first(enum ete_param_group group)
+{
+	return group == ETE_PG_RS ? 2 : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_param_group_first);
+
+/**
+ * ete_param_group_count() - instances of a group on a unit
+ * @caps: the unit's capabilities
+ * @group: the group
+ *
+ * Context: any context.
+ * Return: the number of instances (for ETE_PG_RS, one past the last index).
+ */
+unsigned int ete_param_group_count(const struct ete_caps *caps,
+				   enum ete_param_group group)
+{
+	switch (group) {
+	case ETE_PG_UNIT:
+		return 1;
+	case ETE_PG_ADDR:
+		return caps->num_ac;
+	case ETE_PG_CNTR:
+		return caps->num_cntr;
+	case ETE_PG_SS:
+		return caps->num_ss;
+	case ETE_PG_RS:
+		return caps->num_rs;
+	case ETE_PG_CTXID:
+		return caps->num_cidc;
+	case ETE_PG_VMID:
+		return caps->num_vmidc;
+	case ETE_PG_SEQ:
+		return caps->num_seq_states ? 1 : 0;
+	case ETE_PG_EXTIN:
+		return caps->num_extinsel;
+	case ETE_PG_EVENT:
+		return caps->num_events;
+	default:
+		return 0;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_param_group_count);
+
+/**
+ * ete_param_visible() - whether a parameter exists on a unit
+ * @p: the parameter
+ * @caps: the unit's capabilities
+ * @idx: instance in its group
+ *
+ * Context: any context.
+ * Return: true if the unit implements instance @idx of @p.
+ */
+bool ete_param_visible(const struct ete_param *p, const struct ete_caps *caps,
+		       unsigned int idx)
+{
+	enum ete_param_group g = p->group;
+
+	if (idx < ete_param_group_first(g) ||
+	    idx >= ete_param_group_count(caps, g))
+		return false;
+	return !p->visible || p->visible(caps, idx);
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_param_visible);
+
+/**
+ * ete_param_parse() - parse one user value
+ * @buf: the text written, optionally ending in a newline; decimal, 0x
+ *	hexadecimal or 0 octal (kstrtou64() base 0)
+ * @val: the number
+ *
+ * Context: any context.
+ * Return:
+ * * 0 on success
+ * * -EINVAL if @buf is empty or not a number (a sign included)
+ * * -ERANGE if the number does not fit in 64 bits
+ */
+int ete_param_parse(const char *buf, u64 *val)
+{
+	if (!buf[0] || buf[0] == '\n')
+		return -EINVAL;
+	return kstrtou64(buf, 0, val);
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_param_parse);
+
+static void *ete_param_ptr(const struct ete_config *cfg,
+			   const struct ete_param *p, unsigned int idx)
+{
+	return (u8 *)cfg + p->offset + idx * p->stride;
+}
+
+/**
+ * ete_param_get() - current value of a parameter
+ * @cfg: the configuration
+ * @p: the parameter
+ * @idx: instance in its group
+ *
+ * Context: any context.
+ * Return: the value, zero-extended.
+ */
+u64 ete_param_get(const struct ete_config *cfg, const struct ete_param *p,
+		  unsigned int idx)
+{
+	void *ptr = ete_param_ptr(cfg, p, idx);
+
+	switch (p->size) {
+	case 1:
+		return *(u8 *)ptr;
+	case 2:
+		return *(u16 *)ptr;
+	case 4:
+		return *(u32 *)ptr;
+	default:
+		return *(u64 *)ptr;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_param_get);
+
+static void ete_param_put(struct ete_config *cfg, const struct ete_param *p,
+			  unsigned int idx, u64 val)
+{
+	void *ptr = ete_param_ptr(cfg, p, idx);
+
+	switch (p->size) {
+	case 1:
+		*(u8 *)ptr = val;
+		break;
+	case 2:
+		*(u16 *)ptr = val;
+		break;
+	case 4:
+		*(u32 *)ptr = val;
+		break;
+	default:
+		*(u64 *)ptr = val;
+		break;
+	}
+}
+
+/**
+ * ete_param_set() - validate and set one parameter
+ * @cfg: the configuration, unchanged on error
+ * @caps: the unit's capabilities
+ * @p: the parameter
+ * @idx: instance in its group
+ * @val: the new value
+ *
+ * Context: any context.
+ * Return:
+ * * 0 on success
+ * * -EOPNOTSUPP if the unit does not implement the parameter or value
+ * * -ERANGE if @val is out of range for this unit
+ * * -EINVAL if @val is meaningless
+ */
+int ete_param_set(struct ete_config *cfg, const struct ete_caps *caps,
+		  const struct ete_param *p, unsigned int idx, u64 val)
+{
+	int ret;
+
+	if (!ete_param_visible(p, caps, idx))
+		return -EOPNOTSUPP;
+	/* Does it fit the field at all? */
+	if (p->size < 8 && val >> (p->size * 8))
+		return -ERANGE;
+	ret = p->check(caps, cfg, idx, val);
+	if (ret)
+		return ret;
+	ete_param_put(cfg, p, idx, val);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_param_set);
+
+/**
+ * ete_param_store() - parse, validate and set one parameter
+ * @cfg: the configuration, unchanged on error
+ * @caps: the unit's capabilities
+ * @p: the parameter
+ * @idx: instance in its group
+ * @buf: the user's text
+ *
+ * Context: any context.
+ * Return: 0, or the errors of ete_param_parse() and ete_param_set().
+ */
+int ete_param_store(struct ete_config *cfg, const struct ete_caps *caps,
+		    const struct ete_param *p, unsigned int idx,
+		    const char *buf)
+{
+	u64 val;
+	int ret;
+
+	ret = ete_param_parse(buf, &val);
+	if (ret)
+		return ret;
+	return ete_param_set(cfg, caps, p, idx, val);
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_param_store);
+
+/**
+ * ete_param_format() - format a parameter's value, with a newline
+ * @cfg: the configuration
+ * @p: the parameter
+ * @idx: instance in its group
+ * @buf: output
+ * @len: size of @buf
+ *
+ * Context: any context.
+ * Return: the number of characters written.
+ */
+int ete_param_format(const struct ete_config *cfg, const struct ete_param *p,
+		     unsigned int idx, char *buf, size_t len)
+{
+	u64 val = ete_param_get(cfg, p, idx);
+
+	if (p->kind == ETE_PK_HEX)
+		return scnprintf(buf, len, "%#llx\n", val);
+	return scnprintf(buf, len, "%llu\n", val);
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_param_format);

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sessions and sinks: the one owner of the CPUs.
+ *
+ * A session is a set of CPUs traced together, for one owner: the sysfs
+ * "enable" file (one CPU), trbe.ko's ioctls, later configfs profiles.  A
+ * CPU belongs to at most one session.  Starting a session on a CPU starts
+ * its sink, then enables its trace unit; stopping disables the unit, waits
+ * for Idle, then stops the sink (004 section 5.1).  A start on several CPUs
+ * is all or nothing: a failure stops, in reverse, the CPUs already started.
+ */
+
+#include <linux/capability.h>
+#include <linux/cpu.h>
+#include <linux/export.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <asm/virt.h>
+
+#include <ete/core.h>
+
+DEFINE_MUTEX(ete_mutex);
+
+static DEFINE_PER_CPU(struct ete_unit *, ete_cpu_unit);
+static LIST_HEAD(ete_sinks);
+
+static const char ete_sysfs_owner[] = "sysfs";
+
+/**
+ * struct ete_sink - a registered sink
+ * @node: in ete_sinks
+ * @ops: its callbacks
+ * @priv: their data
+ */
+struct ete_sink {
+	struct list_head node;
+	const struct ete_sink_ops *ops;
+	void *priv;
+};
+
+/**
+ * struct ete_session - CPUs traced together for one owner
+ * @cpus: the CPUs still traced
+ * @who: the owner's name
+ */
+struct ete_session {
+	cpumask_var_t cpus;
+	const char *who;
+};
+
+/**
+ * ete_unit_of() - the trace unit of a CPU
+ * @cpu: the CPU
+ *
+ * Context: any context; the unit stays valid while ete_mutex is held.
+ * Return: the unit, or NULL.
+ */
+struct ete_unit *ete_unit_of(int cpu)
+{
+	return READ_ONCE(per_cpu(ete_cpu_unit, cpu));
+}
+
+/**
+ * ete_session_register_unit() - make a unit reachable by sessions
+ * @u: the unit
+ *
+ * Context: process context; takes ete_mutex.
+ * Return: 0, or -EBUSY if the CPU already has a unit.
+ */
+int ete_session_register_unit(struct ete_unit *u)
+{
+	int ret = 0;
+
+	mutex_lock(&ete_mutex);
+	if (per_cpu(ete_cpu_unit, u->cpu))
+		ret = -EBUSY;
+	else
+		WRITE_ONCE(per_cpu(ete_cpu_unit, u->cpu), u);
+	mutex_unlock(&ete_mutex);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------
+ * Starting and stopping one CPU
+ */
+
+struct ete_cpu_op {
+	struct ete_unit *u;
+	const char *msg;
+	int ret;
+};
+
+static void ete_start_one(void *data)
+{
+	struct ete_cpu_op *op = data;
+	struct ete_unit *u = op->u;
+
+	op->ret = u->sink->start_local(u->sink_priv, u->cpu);
+	if (op->ret) {
+		op->msg = "the trace sink failed to start";
+		return;
+	}
+	op->ret = ete_unit_enable_local(u, &op->msg);
+	if (op->ret)
+		u->sink->stop_local(u->sink_priv, u->cpu);
+}
+
+static void ete_stop_one(void *data)
+{
+	struct ete_cpu_op *op = data;
+	struct ete_unit *u = op->u;
+
+	op->ret = ete_unit_disable_local(u, &op->msg);
+	u->sink->stop_local(u->sink_priv, u->cpu);
+}
+
+static void ete_session_put_sink(struct ete_unit *u)
+{
+	module_put(u->sink->owner);
+	u->sink = NULL;
+	u->sink_priv = NULL;
+}
+
+/* Stop @u's CPU and take it out of its session.  Under ete_mutex. */
+static void ete_session_stop_cpu(struct ete_unit *u)
+{
+	struct ete_cpu_op op = { .u = u };
+	struct ete_session *sess = u->sess;
+
+	if (smp_call_function_single(u->cpu, ete_stop_one, &op, 1))
+		ete_unit_set_error(u, -ENXIO, "CPU offline while tracing");
+	else if (op.ret)
+		ete_unit_set_error(u, op.ret, op.msg);
+	ete_session_put_sink(u);
+	u->sess = NULL;
+	cpumask_clear_cpu(u->cpu, sess->cpus);
+	/* sysfs sessions have no other owner to free them */
+	if (sess->who == ete_sysfs_owner && cpumask_empty(sess->cpus)) {
+		free_cpumask_var(sess->cpus);
+		kfree(sess);
+	}
+}
+
+/**
+ * ete_session_unregister_unit() - stop a unit's session and forget it
+ * @u: the unit
+ *
+ * Context: process context; takes ete_mutex.
+ */
+void ete_session_unregister_unit(struct ete_unit *u)
+{
+	mutex_lock(&ete_mutex);
+	u->gone = true;
+	cpus_read_lock();
+	if (u->sess)
+		ete_session_stop_cpu(u);
+	cpus_read_unlock();
+	if (per_cpu(ete_cpu_unit, u->cpu) == u)
+		WRITE_ONCE(per_cpu(ete_cpu_unit, u->cpu), NULL);
+	mutex_unlock(&ete_mutex);
+}
+
+/* The first registered sink present on @cpu, pinned.  Under ete_mutex. */
+static struct ete_sink *ete_sink_for(int cpu)
+{
+	struct ete_sink *s;
+
+	list_for_each_entry(s, &ete_sinks, node)
+		if (s->ops->present(s->priv, cpu) &&
+		    try_module_get(s->ops->owner))
+			return s;
+	return NULL;
+}
+
+/* Check and claim one CPU for @sess.  Under ete_mutex. */
+static int ete_session_claim(struct ete_session *sess, int cpu,
+			     const struct ete_env *env)
+{
+	struct ete_unit *u = per_cpu(ete_cpu_unit, cpu);
+	struct ete_sink *sink;
+	int ret;
+
+	if (!u || u->gone)
+		return -ENODEV;
+	if (u->sess) {
+		ete_unit_set_error(u, -EBUSY, "the CPU is in another session");
+		return -EBUSY;
+	}
+	ret = ete_config_validate(&u->cfg, &u->caps);
+	if (ret) {
+		ete_unit_set_error(u, ret, "the configuration is invalid");
+		return ret;
+	}
+	sink = ete_sink_for(cpu);
+	if (!sink) {
+		ete_unit_set_error(u, -ENODEV, "no trace sink is ready on this CPU");
+		return -ENODEV;
+	}
+	u->sink = sink->ops;
+	u->sink_priv = sink->priv;
+	u->sess = sess;
+	ete_config_to_image(&u->cfg, &u->caps, env, &u->img);
+	return 0;
+}
+
+/* Undo ete_session_claim() for a CPU that was not started */
+static void ete_session_unclaim(int cpu)
+{
+	struct ete_unit *u = per_cpu(ete_cpu_unit, cpu);
+
+	ete_session_put_sink(u);
+	u->sess = NULL;
+}
+
+static int ete_session_start_cpu(int cpu)
+{
+	struct ete_unit *u = per_cpu(ete_cpu_unit, cpu);
+	struct ete_cpu_op op = { .u = u };
+	int ret;
+
+	ret = smp_call_function_single(cpu, ete_start_one, &op, 1);
+	if (ret)
+		op.msg = "the CPU is offline";
+	else
+		ret = op.ret;
+	if (ret)
+		ete_unit_set_error(u, ret, op.msg);
+	else
+		ete_unit_set_error(u, 0, NULL);
+	return ret;
+}
+
+/* Stop the CPUs of @sess before @failed, in reverse order */
+static void ete_session_rollback(struct ete_session *sess, int failed)
+{
+	int cpu;
+
+	for (cpu = nr_cpu_ids - 1; cpu >= 0; cpu--) {
+		if (!cpumask_test_cpu(cpu, sess->cpus))
+			continue;
+		if (cpu < failed)
+			ete_session_stop_cpu(per_cpu(ete_cpu_unit, cpu));
+		else
+			ete_session_unclaim(cpu);
+	}
+}
+
+static int ete_session_start_locked(struct ete_session *sess,
+				    const struct ete_env *env)
+{
+	int cpu, ret = 0;
+
+	int done;
+
+	for_each_cpu(cpu, sess->cpus) {
+		ret = ete_session_claim(sess, cpu, env);
+		if (ret) {
+			for_each_cpu(done, sess->cpus) {
+				if (done >= cpu)
+					break;
+				ete_session_unclaim(done);
+			}
+			return ret;
+		}
+	}
+	for_each_cpu(cpu, sess->cpus) {
+		ret = ete_session_start_cpu(cpu);
+		if (ret) {
+			ete_session_rollback(sess, cpu);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int ete_session_start(const struct cpumask *cpus, const char *who,
+		      struct ete_session **sessp)
+{
+	struct ete_env env = {
+		.kernel_el2 = is_kernel_in_hyp_mode(),
+		.kernel_allowed = perfmon_capable(),
+	};
+	struct ete_session *sess;
+	int ret;
+
+	if (cpumask_empty(cpus))
+		return -EINVAL;
+	sess = kzalloc(sizeof(*sess), GFP_KERNEL);
+	if (!sess)
+		return -ENOMEM;
+	if (!zalloc_cpumask_var(&sess->cpus, GFP_KERNEL)) {
+		kfree(sess);
+		return -ENOMEM;
+	}
+	cpumask_copy(sess->cpus, cpus);
+	sess->who = who;
+
+	mutex_lock(&ete_mutex);
+	cpus_read_lock();
+	ret = ete_session_start_locked(sess, &env);
+	cpus_read_unlock();
+	mutex_unlock(&ete_mutex);
+	if (ret) {
+		free_cpumask_var(sess->cpus);
+		kfree(sess);
+		return ret;
+	}
+	*sessp = sess;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ete_session_start);
+
+static void ete_session_stop_locked(struct ete_session *sess)
+{
+	int cpu;
+
+	cpus_read_lock();
+	for_each_cpu(cpu, sess->cpus) {
+		struct ete_unit *u = per_cpu(ete_cpu_unit, cpu);
+
+		if (u && u->sess == sess)
+			ete_session_stop_cpu(u);
+	}
+	cpus_read_unlock();
+}
+
+void ete_session_stop(struct ete_session *sess)
+{
+	mutex_lock(&ete_mutex);
+	ete_session_stop_locked(sess);
+	mutex_unlock(&ete_mutex);
+	free_cpumask_var(sess->cpus);
+	kfree(sess);
+}
+EXPORT_SYMBOL_GPL(ete_session_stop);
+
+void ete_session_cpu_error(int cpu, int err)
+{
+	struct ete_unit *u = ete_unit_of(cpu);
+
+	if (!u)
+		return;
+	atomic_set(&u->async_err, err ? err : -EIO);
+	schedule_work(&u->err_work);
+}
+EXPORT_SYMBOL_GPL(ete_session_cpu_error);
+
+/**
+ * ete_session_handle_error() - stop a unit after its sink failed
+ * @u: the unit
+ * @err: the sink's error
+ *
+ * Context: process context (the unit's error work); takes ete_mutex.
+ */
+void ete_session_handle_error(struct ete_unit *u, int err)
+{
+	mutex_lock(&ete_mutex);
+	if (err && u->sess && !u->gone) {
+		cpus_read_lock();
+		ete_session_stop_cpu(u);
+		cpus_read_unlock();
+		ete_unit_set_error(u, err, "the trace sink reported an error");
+	}
+	mutex_unlock(&ete_mutex);
+}
+
+/**
+ * ete_session_owner() - who owns a unit's CPU
+ * @u: the unit
+ *
+ * Context: under ete_mutex.
+ * Return: the owner's name, or NULL.
+ */
+const char *ete_session_owner(const struct ete_unit *u)
+{
+	return u->sess ? u->sess->who : NULL;
+}
+
+/**
+ * ete_session_sysfs_enable() - the sysfs "enable" file
+ * @u: the unit
+ * @on: start or stop
+ *
+ * Context: process context; takes ete_mutex.
+ * Return: 0, -EBUSY if another owner holds the CPU, or the errors of
+ * ete_session_start().
+ */
+int ete_session_sysfs_enable(struct ete_unit *u, bool on)
+{
+	struct ete_session *sess;
+	int ret = 0;
+
+	if (on) {
+		mutex_lock(&ete_mutex);
+		if (u->sess)
+			ret = u->sess->who == ete_sysfs_owner ? 0 : -EBUSY;
+		mutex_unlock(&ete_mutex);
+		if (ret || u->sess)
+			return ret;
+		return ete_session_start(cpumask_of(u->cpu), ete_sysfs_owner,
+					 &sess);
+	}
+
+	mutex_lock(&ete_mutex);
+	if (u->sess && u->sess->who != ete_sysfs_owner) {
+		ret = -EBUSY;
+	} else if (u->sess) {
+		cpus_read_lock();
+		ete_session_stop_cpu(u);
+		cpus_read_unlock();
+	}
+	mutex_unlock(&ete_mutex);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------
+ * Sinks
+ */
+
+int ete_sink_register(const struct ete_sink_ops *ops, void *priv)
+{
+	struct ete_sink *s;
+
+	if (!ops->present || !ops->start_local || !ops->stop_local)
+		return -EINVAL;
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	s->ops = ops;
+	s->priv = priv;
+	mutex_lock(&ete_mutex);
+	list_add_tail(&s->node, &ete_sinks);
+	mutex_unlock(&ete_mutex);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ete_sink_register);
+
+void ete_sink_unregister(const struct ete_sink_ops *ops)
+{
+	struct ete_sink *s, *tmp;
+	int cpu;
+
+	mutex_lock(&ete_mutex);
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		struct ete_unit *u = per_cpu(ete_cpu_unit, cpu);
+
+		if (u && u->sess && u->sink == ops)
+			ete_session_stop_cpu(u);
+	}
+	cpus_read_unlock();
+	list_for_each_entry_safe(s, tmp, &ete_sinks, node) {
+		if (s->ops == ops) {
+			list_del(&s->node);
+			kfree(s);
+		}
+	}
+	mutex_unlock(&ete_mutex);
+}
+EXPORT_SYMBOL_GPL(ete_sink_unregister);

@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sysfs ABI: /sys/class/ete/ete<cpu>/.
+ *
+ * Strings are parsed here and only here, through the parameter table of
+ * param.c; the files of each parameter group (addr<i>/, cntr<i>/, ...)
+ * exist only for the resources the unit implements.  Configuration writes
+ * are refused with -EBUSY while the unit is enabled and leave the old value
+ * on any error.  caps/ shows the decoded capabilities; trcidr/ and mgmt/
+ * mirror raw registers under the upstream etm4x names for existing tools.
+ */
+
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/stddef.h>
+#include <linux/sysfs.h>
+
+#include <ete/core.h>
+#include <ete/param.h>
+#include <ete/regs.h>
+
+static struct class *ete_class;
+
+/* ------------------------------------------------------------------------
+ * Unit files: cpu, enable, reset, status
+ */
+
+static ssize_t cpu_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	struct ete_unit *u = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%d\n", u->cpu);
+}
+static DEVICE_ATTR_RO(cpu);
+
+static ssize_t enable_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct ete_unit *u = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%d\n", READ_ONCE(u->enabled));
+}
+
+static ssize_t enable_store(struct device *dev, struct device_attribute *attr,
+			    const char *buf, size_t count)
+{
+	struct ete_unit *u = dev_get_drvdata(dev);
+	u64 val;
+	int ret;
+
+	ret = ete_param_parse(buf, &val);
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -ERANGE;
+	ret = ete_session_sysfs_enable(u, val);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_RW(enable);
+
+static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count)
+{
+	struct ete_unit *u = dev_get_drvdata(dev);
+	u64 val;
+	int ret;
+
+	ret = ete_param_parse(buf, &val);
+	if (ret)
+		return ret;
+	if (val != 1)
+		return val ? -ERANGE : -EINVAL;
+	mutex_lock(&ete_mutex);
+	if (u->sess) {
+		ret = -EBUSY;
+	} else {
+		ete_unit_defaults(u);
+		ete_unit_set_error(u, 0, NULL);
+	}
+	mutex_unlock(&ete_mutex);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_WO(reset);
+
+static ssize_t status_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct ete_unit *u = dev_get_drvdata(dev);
+	const char *owner;
+	int len;
+
+	mutex_lock(&ete_mutex);
+	owner = ete_session_owner(u);
+	len = sysfs_emit(buf, "state: %s\n", u->enabled ? "enabled" : "disabled");
+	len += sysfs_emit_at(buf, len, "owner: %s\n", owner ? owner : "none");
+	len += sysfs_emit_at(buf, len, "sink: %s\n",
+			     u->sink ? u->sink->name : "none");
+	len += sysfs_emit_at(buf, len, "trf: %s\n", u->has_trf ? "yes" :
+			     "no (FEAT_TRF absent: filtering with TRCVICTLR only)");
+	if (owner)
+		len += sysfs_emit_at(buf, len, "kernel: %s\n",
+				     u->img.kernel_filtered ?
+				     "filtered out (needs CAP_PERFMON or CAP_SYS_ADMIN)" :
+				     "traced if selected");
+	if (u->err)
+		len += sysfs_emit_at(buf, len, "last_error: %pe (%s)\n",
+				     ERR_PTR(u->err), u->err_msg);
+	else
+		len += sysfs_emit_at(buf, len, "last_error: none\n");
+	mutex_unlock(&ete_mutex);
+	return len;
+}
+static DEVICE_ATTR_RO(status);
+
+/* ------------------------------------------------------------------------
+ * Parameter files, one per (parameter, instance), made at probe
+ */
+
+/**
+ * struct ete_param_attr - a sysfs file of one parameter instance
+ * @attr: the attribute
+ * @p: the parameter
+ * @idx: the instance in its group
+ */
+struct ete_param_attr {
+	struct device_attribute attr;
+	const struct ete_param *p;
+	unsigned int idx;
+};
+
+static ssize_t ete_param_attr_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct ete_param_attr *pa = container_of(attr, struct ete_param_attr,
+						 attr);
+	struct ete_unit *u = dev_get_drvdata(dev);
+	int len;
+
+	mutex_lock(&ete_mutex);
+	len = ete_param_format(&u->cfg, pa->p, pa->idx, buf, PAGE_SIZE);
+	mutex_unlock(&ete_mutex);
+	return len;
+}
+
+static ssize_t ete_param_attr_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t count)
+{
+	struct ete_param_attr *pa = container_of(attr, struct ete_param_attr,
+						 attr);
+	struct ete_unit *u = dev_get_drvdata(dev);
+	int ret;
+
+	mutex_lock(&ete_mutex);
+	if (u->sess)
+		ret = -EBUSY;
+	else
+		ret = ete_param_store(&u->cfg, &u->caps, pa->p, pa->idx, buf);
+	mutex_unlock(&ete_mutex);
+	return ret ? ret : count;
+}
+
+/* ------------------------------------------------------------------------
+ * caps/: decoded capabilities
+ */
+
+struct ete_caps_attr {
+	struct device_attribute attr;
+	u16 offset;
+	u8 size;
+};
+
+static ssize_t ete_caps_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct ete_caps_attr *ca = container_of(attr, struct ete_caps_attr,
+						attr);
+	struct ete_unit *u = dev_get_drvdata(dev);
+	const void *p = (const u8 *)&u->caps + ca->offset;
+	u64 v;
+
+	switch (ca->size) {
+	case 1:
+		v = *(const u8 *)p;
+		break;
+	case 2:
+		v = *(const u16 *)p;
+		break;
+	default:
+		v = *(const u32 *)p;
+		break;
+	}
+	return sysfs_emit(buf, "%llu\n", v);
+}
+
+#define CAPS_ATTR(_name, _field)					\
+	static struct ete_caps_attr ete_caps_attr_##_name = {		\
+		.attr = __ATTR(_name, 0444, ete_caps_show, NULL),	\
+		.offset = offsetof(struct ete_caps, _field),		\
+		.size = sizeof(((struct ete_caps *)NULL)->_field),	\
+	}
+
+CAPS_ATTR(revision, revision);
+CAPS_ATTR(return_stack, retstack);
+CAPS_ATTR(cycle_count, cycle_count);
+CAPS_ATTR(branch_broadcast, branch_broadcast);
+CAPS_ATTR(q_filter, qfilt);
+CAPS_ATTR(q_support, qsupp);
+CAPS_ATTR(num_events, num_events);
+CAPS_ATTR(timestamp_bits, ts_bits);
+CAPS_ATTR(context_id_bits, cid_bits);
+CAPS_ATTR(vmid_bits, vmid_bits);
+CAPS_ATTR(cycle_counter_bits, cc_bits);
+CAPS_ATTR(vmid_opt, vmidopt);
+CAPS_ATTR(cc_threshold_min, ccitmin);
+CAPS_ATTR(el_s, exlevel_s);
+CAPS_ATTR(el_ns, exlevel_ns);
+CAPS_ATTR(trace_errors, trcerr);
+CAPS_ATTR(sync_period_fixed, syncpr_ro);
+CAPS_ATTR(stall, stallctl);
+CAPS_ATTR(system_stall, sysstall);
+CAPS_ATTR(no_overflow, nooverflow);
+CAPS_ATTR(num_addr_comparators, num_ac);
+CAPS_ATTR(num_addr_ranges, num_arc);
+CAPS_ATTR(num_pe_comparators, num_pc);
+CAPS_ATTR(num_resource_selectors, num_rs);
+CAPS_ATTR(num_single_shot, num_ss);
+CAPS_ATTR(num_context_id_comparators, num_cidc);
+CAPS_ATTR(num_vmid_comparators, num_vmidc);
+CAPS_ATTR(num_external_inputs, num_extin);
+CAPS_ATTR(num_external_input_selectors, num_extinsel);
+CAPS_ATTR(trace_id_bits, traceid_bits);
+CAPS_ATTR(atb_trigger, atbtrig);
+CAPS_ATTR(low_power_override, lpoverride);
+CAPS_ATTR(num_seq_states, num_seq_states);
+CAPS_ATTR(num_counters, num_cntr);
+CAPS_ATTR(max_speculation, maxspec);
+
+static ssize_t trf_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	struct ete_unit *u = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%d\n", u->has_trf);
+}
+static DEVICE_ATTR_RO(trf);
+
+static struct attribute *ete_caps_attrs[] = {
+	&ete_caps_attr_revision.attr.attr,
+	&ete_caps_attr_return_stack.attr.attr,
+	&ete_caps_attr_cycle_count.attr.attr,
+	&ete_caps_attr_branch_broadcast.attr.attr,
+	&ete_caps_attr_q_filter.attr.attr,
+	&ete_caps_attr_q_support.attr.attr,
+	&ete_caps_attr_num_events.attr.attr,
+	&ete_caps_attr_timestamp_bits.attr.attr,
+	&ete_caps_attr_context_id_bits.attr.attr,
+	&ete_caps_attr_vmid_bits.attr.attr,
+	&ete_caps_attr_cycle_counter_bits.attr.attr,
+	&ete_caps_attr_vmid_opt.attr.attr,
+	&ete_caps_attr_cc_threshold_min.attr.attr,
+	&ete_caps_attr_el_s.attr.attr,
+	&ete_caps_attr_el_ns.attr.attr,
+	&ete_caps_attr_trace_errors.attr.attr,
+	&ete_caps_attr_sync_period_fixed.attr.attr,
+	&ete_caps_attr_stall.attr.attr,
+	&ete_caps_attr_system_stall.attr.attr,
+	&ete_caps_attr_no_overflow.attr.attr,
+	&ete_caps_attr_num_addr_comparators.attr.attr,
+	&ete_caps_attr_num_addr_ranges.attr.attr,
+	&ete_caps_attr_num_pe_comparators.attr.attr,
+	&ete_caps_attr_num_resource_selectors.attr.attr,
+	&ete_caps_attr_num_single_shot.attr.attr,
+	&ete_caps_attr_num_context_id_comparators.attr.attr,
+	&ete_caps_attr_num_vmid_comparators.attr.attr,
+	&ete_caps_attr_num_external_inputs.attr.attr,
+	&ete_caps_attr_num_external_input_selectors.attr.attr,
+	&ete_caps_attr_trace_id_bits.attr.attr,
+	&ete_caps_attr_atb_trigger.attr.attr,
+	&ete_caps_attr_low_power_override.attr.attr,
+	&ete_caps_attr_num_seq_states.attr.attr,
+	&ete_caps_attr_num_counters.attr.attr,
+	&ete_caps_attr_max_speculation.attr.attr,
+	&dev_attr_trf.attr,
+	NULL,
+};
+
+static const struct attribute_group ete_caps_group = {
+	.name = "caps",
+	.attrs = ete_caps_attrs,
+};
+
+/* ------------------------------------------------------------------------
+ * trcidr/ and mgmt/: raw registers by the upstream names
+ */
+
+struct ete_reg_attr {
+	struct device_attribute attr;
+	u32 reg;
+	int idr;	/* index into caps.idr, or -1 to read the register */
+};
+
+static ssize_t ete_reg_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct ete_reg_attr *ra = container_of(attr, struct ete_reg_attr, attr);
+	struct ete_unit *u = dev_get_drvdata(dev);
+	u64 val;
+	int ret;
+
+	if (ra->idr >= 0)
+		return sysfs_emit(buf, "0x%x\n", u->caps.idr[ra->idr]);
+	if (ra->reg == ETE_TRCDEVARCH)
+		return sysfs_emit(buf, "0x%x\n", u->caps.devarch);
+	ret = ete_unit_read(u, ra->reg, &val);
+	if (ret)
+		return ret;
+	return sysfs_emit(buf, "0x%llx\n", val);
+}
+
+#define IDR_ATTR(n)							\
+	static struct ete_reg_attr ete_idr_attr_##n = {			\
+		.attr = __ATTR(trcidr##n, 0444, ete_reg_show, NULL),	\
+		.reg = ETE_TRCIDR##n, .idr = n,				\
+	}
+#define MGMT_ATTR(_name, _reg)						\
+	static struct ete_reg_attr ete_mgmt_attr_##_name = {		\
+		.attr = __ATTR(_name, 0444, ete_reg_show, NULL),	\
+		.reg = _reg, .idr = -1,					\
+	}
+
+IDR_ATTR(0);
+IDR_ATTR(1);
+IDR_ATTR(2);
+IDR_ATTR(3);
+IDR_ATTR(4);
+IDR_ATTR(5);
+IDR_ATTR(8);
+IDR_ATTR(9);
+IDR_ATTR(10);
+IDR_ATTR(11);
+IDR_ATTR(12);
+IDR_ATTR(13);
+MGMT_ATTR(trcdevarch, ETE_TRCDEVARCH);
+MGMT_ATTR(trcauthstatus, ETE_TRCAUTHSTATUS);
+MGMT_ATTR(trcconfig, ETE_TRCCONFIGR);
+MGMT_ATTR(trctraceid, ETE_TRCTRACEIDR);
+
+static struct attribute *ete_idr_attrs[] = {
+	&ete_idr_attr_0.attr.attr,
+	&ete_idr_attr_1.attr.attr,
+	&ete_idr_attr_2.attr.attr,
+	&ete_idr_attr_3.attr.attr,
+	&ete_idr_attr_4.attr.attr,
+	&ete_idr_attr_5.attr.attr,
+	&ete_idr_attr_8.attr.attr,
+	&ete_idr_attr_9.attr.attr,
+	&ete_idr_attr_10.attr.attr,
+	&ete_idr_attr_11.attr.attr,
+	&ete_idr_attr_12.attr.attr,
+	&ete_idr_attr_13.attr.attr,
+	NULL,
+};
+
+static const struct attribute_group ete_idr_group = {
+	.name = "trcidr",
+	.attrs = ete_idr_attrs,
+};
+
+static struct attribute *ete_mgmt_attrs[] = {
+	&ete_mgmt_attr_trcdevarch.attr.attr,
+	&ete_mgmt_attr_trcauthstatus.attr.attr,
+	&ete_mgmt_attr_trcconfig.attr.attr,
+	&ete_mgmt_attr_trctraceid.attr.attr,
+	NULL,
+};
+
+static const struct attribute_group ete_mgmt_group = {
+	.name = "mgmt",
+	.attrs = ete_mgmt_attrs,
+};
+
+/* ------------------------------------------------------------------------
+ * Building a unit's groups
+ */
+
+#define ETE_BASE_ATTRS		4
+#define ETE_MAX_GROUPS		100
+#define ETE_GROUP_NAME_LEN	12
+
+/**
+ * struct ete_sysfs_mem - what a unit's sysfs directory is made of
+ * @groups: one per directory
+ * @group_ptrs: NULL-terminated, for device_create_with_groups()
+ * @names: directory names (addr0, ...)
+ * @pattrs: the parameter files
+ * @slots: attribute pointers of every group, each run NULL-terminated
+ */
+struct ete_sysfs_mem {
+	struct attribute_group groups[ETE_MAX_GROUPS];
+	const struct attribute_group *group_ptrs[ETE_MAX_GROUPS + 4];
+	char names[ETE_MAX_GROUPS][ETE_GROUP_NAME_LEN];
+	struct ete_param_attr *pattrs;
+	struct attribute **slots;
+};
+
+static unsigned int ete_group_size(const struct ete_caps *caps,
+				   enum ete_param_group g, unsigned int idx)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ete_num_params; i++)
+		if (ete_params[i].group == g &&
+		    ete_param_visible(&ete_params[i], caps, idx))
+			n++;
+	return n;
+}
+
+static void ete_sysfs_free(struct ete_sysfs_mem *m)
+{
+	if (!m)
+		return;
+	kfree(m->pattrs);
+	kfree(m->slots);
+	kfree(m);
+}
+
+/* Count the parameter files and attribute slots a unit needs */
+static void ete_sysfs_count(const struct ete_caps *caps, unsigned int *files,
+			    unsigned int *slots)
+{
+	enum ete_param_group g;
+	unsigned int idx, n;
+
+	*files = 0;
+	*slots = ETE_BASE_ATTRS + 1;
+	for (g = 0; g < ETE_PG_NR; g++) {
+		for (idx = ete_param_group_first(g);
+		     idx < ete_param_group_count(caps, g); idx++) {
+			n = ete_group_size(caps, g, idx);
+			*files += n;
+			*slots += n + (g == ETE_PG_UNIT ? 0 : 1);
+		}
+	}
+}
+
+/* Fill the attributes of instance @idx of group @g from *@pa and *@slot */
+static void ete_sysfs_fill(const struct ete_caps *caps,
+			   enum ete_param_group g, unsigned int idx,
+			   struct ete_param_attr **pa, struct attribute ***slot)
+{
+	unsigned int i;
+
+	for (i = 0; i < ete_num_params; i++) {
+		const struct ete_param *p = &ete_params[i];
+		struct ete_param_attr *a = *pa;
+
+		if (p->group != g || !ete_param_visible(p, caps, idx))
+			continue;
+		sysfs_attr_init(&a->attr.attr);
+		a->attr.attr.name = p->name;
+		a->attr.attr.mode = 0644;
+		a->attr.show = ete_param_attr_show;
+		a->attr.store = ete_param_attr_store;
+		a->p = p;
+		a->idx = idx;
+		*(*slot)++ = &a->attr.attr;
+		(*pa)++;
+	}
+}
+
+static struct ete_sysfs_mem *ete_sysfs_build(const struct ete_caps *caps)
+{
+	struct attribute **slot, **start;
+	struct ete_sysfs_mem *m;
+	struct ete_param_attr *pa;
+	unsigned int files, slots, ng = 0, idx;
+	enum ete_param_group g;
+
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return NULL;
+	ete_sysfs_count(caps, &files, &slots);
+	m->pattrs = kcalloc(files, sizeof(*m->pattrs), GFP_KERNEL);
+	m->slots = kcalloc(slots, sizeof(*m->slots), GFP_KERNEL);
+	if ((files && !m->pattrs) || !m->slots) {
+		ete_sysfs_free(m);
+		return NULL;
+	}
+	pa = m->pattrs;
+	slot = m->slots;
+
+	/* The unit's own directory: fixed files, then unit parameters */
+	start = slot;
+	*slot++ = &dev_attr_cpu.attr;
+	*slot++ = &dev_attr_enable.attr;
+	*slot++ = &dev_attr_reset.attr;
+	*slot++ = &dev_attr_status.attr;
+	ete_sysfs_fill(caps, ETE_PG_UNIT, 0, &pa, &slot);
+	*slot++ = NULL;
+	m->groups[ng].attrs = start;
+	m->group_ptrs[ng] = &m->groups[ng];
+	ng++;
+
+	for (g = ETE_PG_UNIT + 1; g < ETE_PG_NR; g++) {
+		for (idx = ete_param_group_first(g);
+		     idx < ete_param_group_count(caps, g); idx++) {
+			if (!ete_group_size(caps, g, idx) ||
+			    WARN_ON_ONCE(ng >= ETE_MAX_GROUPS))
+				continue;
+			start = slot;
+			ete_sysfs_fill(caps, g, idx, &pa, &slot);
+			*slot++ = NULL;
+			if (g == ETE_PG_SEQ)
+				strscpy(m->names[ng], "seq", ETE_GROUP_NAME_LEN);
+			else
+				snprintf(m->names[ng], ETE_GROUP_NAME_LEN,
+					 "%s%u", ete_param_group_name(g), idx);
+			m->groups[ng].name = m->names[ng];
+			m->groups[ng].attrs = start;
+			m->group_ptrs[ng] = &m->groups[ng];
+			ng++;
+		}
+	}
+	m->group_ptrs[ng++] = &ete_caps_group;
+	m->group_ptrs[ng++] = &ete_idr_group;
+	m->group_ptrs[ng++] = &ete_mgmt_group;
+	m->group_ptrs[ng] = NULL;
+	return m;
+}
+
+/**
+ * ete_sysfs_add() - create /sys/class/ete/ete<cpu>
+ * @u: the unit, probed
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -ENOMEM, or the error of device_create_with_groups().
+ */
+int ete_sysfs_add(struct ete_unit *u)
+{
+	struct ete_sysfs_mem *m;
+	struct device *dev;
+
+	m = ete_sysfs_build(&u->caps);
+	if (!m)
+		return -ENOMEM;
+	dev = device_create_with_groups(ete_class, u->parent, MKDEV(0, 0), u,
+					m->group_ptrs, "ete%d", u->cpu);
+	if (IS_ERR(dev)) {
+		ete_sysfs_free(m);
+		return PTR_ERR(dev);
+	}
+	u->dev = dev;
+	u->sysfs_mem = m;
+	return 0;
+}
+
+/**
+ * ete_sysfs_remove() - remove a unit's directory
+ * @u: the unit
+ *
+ * Waits for store() and show() calls in progress to finish.
+ *
+ * Context: process context; sleeps; must not hold ete_mutex.
+ */
+void ete_sysfs_remove(struct ete_unit *u)
+{
+	if (!u->dev)
+		return;
+	device_unregister(u->dev);
+	u->dev = NULL;
+	ete_sysfs_free(u->sysfs_mem);
+	u->sysfs_mem = NULL;
+}
+
+/**
+ * ete_sysfs_init() - register the "ete" class
+ *
+ * Context: module init.
+ * Return: 0 or a negative errno.
+ */
+int ete_sysfs_init(void)
+{
+	ete_class = class_create(THIS_MODULE, "ete");
+	return PTR_ERR_OR_ZERO(ete_class);
+}
+
+/**
+ * ete_sysfs_exit() - unregister the "ete" class
+ *
+ * Context: module exit, after every unit is gone.
+ */
+void ete_sysfs_exit(void)
+{
+	class_destroy(ete_class);
+}

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace unit: presence, capabilities, and the programming state
+ * machine (Arm ARM D4.1.6, Table D4-1):
+ *
+ *        EN=1            finite time            EN=0
+ *   Idle -----> Enabling -----------> Running -------> Unstable
+ *    ^                                                     |
+ *    |  drained, quiescent (RTRZCP)           finite time  |
+ *    +------------------------- Stable <-------------------+
+ *
+ * Registers other than TRCPRGCTLR and the claim tags are written only in
+ * Idle (RRWYQD); EN changes only in Idle or Running (RMDZDN); after an EN
+ * write, and between TRCSTATR reads, a context synchronization event
+ * (SHSXGZ).  Every wait is bounded: on timeout the unit is left disabled
+ * and the caller gets -ETIMEDOUT.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+
+#include <ete/core.h>
+#include <ete/pe.h>
+#include <ete/regs.h>
+
+#define TRCPRGCTLR_EN			BIT(0)
+#define TRCSTATR_IDLE			BIT(0)
+#define TRCSTATR_PMSTABLE		BIT(1)
+#define OSLSR_EL1_OSLK			BIT(1)
+#define ID_AA64DFR0_TRACEVER		GENMASK_ULL(7, 4)
+#define ID_AA64DFR0_TRACEFILT		GENMASK_ULL(43, 40)
+/* CoreSight claim tag bits (as coresight-core.c uses them) */
+#define ETE_CLAIM_EXTERNAL		BIT(0)
+#define ETE_CLAIM_SELF			BIT(1)
+
+/* Status reads before giving up; one microsecond apart */
+#define ETE_POLL_TRIES			10000
+
+/*
+ * Poll TRCSTATR until (TRCSTATR & @mask) == @want, with a context
+ * synchronization event between reads (SHSXGZ).
+ */
+static int ete_poll_statr(struct ete_unit *u, u32 mask, u32 want)
+{
+	unsigned int i;
+
+	for (i = 0; i < ETE_POLL_TRIES; i++) {
+		if ((ete_read(&u->acc, ETE_TRCSTATR) & mask) == want)
+			return 0;
+		ete_sync(&u->acc, ETE_SYNC_ISB);
+		udelay(1);
+	}
+	return -ETIMEDOUT;
+}
+
+static bool ete_unit_is_idle(struct ete_unit *u)
+{
+	return !ete_poll_statr(u, TRCSTATR_IDLE | TRCSTATR_PMSTABLE,
+			       TRCSTATR_IDLE | TRCSTATR_PMSTABLE);
+}
+
+/* EN=0, then Stable (PMSTABLE) and Idle (K.3) */
+static int ete_unit_stop_hw(struct ete_unit *u)
+{
+	int ret;
+
+	ete_write(&u->acc, ETE_TRCPRGCTLR, 0);
+	ete_sync(&u->acc, ETE_SYNC_ISB);
+	ret = ete_poll_statr(u, TRCSTATR_PMSTABLE, TRCSTATR_PMSTABLE);
+	if (!ret)
+		ret = ete_poll_statr(u, TRCSTATR_IDLE, TRCSTATR_IDLE);
+	return ret;
+}
+
+static void ete_unit_release_local(struct ete_unit *u)
+{
+	if (u->has_trf) {
+		ete_write(&u->pe, ETE_TRFCR_EL1, u->saved_trfcr);
+		ete_sync(&u->pe, ETE_SYNC_ISB);
+	}
+	ete_write(&u->acc, ETE_TRCCLAIMCLR, ETE_CLAIM_SELF);
+}
+
+static int ete_unit_claim_local(struct ete_unit *u, const char **msg)
+{
+	if (ete_read(&u->pe, ETE_OSLSR_EL1) & OSLSR_EL1_OSLK) {
+		*msg = "the OS Lock is locked";
+		return -EBUSY;
+	}
+	if (ete_read(&u->acc, ETE_TRCCLAIMCLR) & ETE_CLAIM_EXTERNAL) {
+		*msg = "claimed by an external debugger";
+		return -EBUSY;
+	}
+	ete_write(&u->acc, ETE_TRCCLAIMSET, ETE_CLAIM_SELF);
+	return 0;
+}
+
+/**
+ * ete_unit_enable_local() - program the image and enable the trace unit
+ * @u: the unit; @u->img holds the image
+ * @msg: set to a description of the failure
+ *
+ * Checks Idle, claims the unit, writes every register of the image, then
+ * TRFCR, then EN=1, and waits for the unit to leave Idle (Running).
+ *
+ * Context: on @u->cpu with IRQs disabled (a cross-call); does not sleep.
+ * Return:
+ * * 0 on success
+ * * -ETIMEDOUT if the unit was not Idle, or did not leave Idle, in time;
+ *   it is left disabled
+ * * -EBUSY if the OS Lock is locked or an external debugger claimed it
+ */
+int ete_unit_enable_local(struct ete_unit *u, const char **msg)
+{
+	unsigned int i;
+	int ret;
+
+	if (!ete_unit_is_idle(u)) {
+		*msg = "trace unit not Idle before programming";
+		return -ETIMEDOUT;
+	}
+	ret = ete_unit_claim_local(u, msg);
+	if (ret)
+		return ret;
+	if (u->has_trf)
+		u->saved_trfcr = ete_read(&u->pe, ETE_TRFCR_EL1);
+
+	/* Idle: every register may be written (RRWYQD) */
+	for (i = 0; i < u->img.nr; i++)
+		ete_write(&u->acc, u->img.regs[i].reg, u->img.regs[i].val);
+	ete_sync(&u->acc, ETE_SYNC_ISB);
+	if (u->has_trf) {
+		ete_write(&u->pe, ETE_TRFCR_EL1, u->img.trfcr);
+		ete_sync(&u->pe, ETE_SYNC_ISB);
+	}
+
+	ete_write(&u->acc, ETE_TRCPRGCTLR, TRCPRGCTLR_EN);
+	ete_sync(&u->acc, ETE_SYNC_ISB);
+	ret = ete_poll_statr(u, TRCSTATR_IDLE, 0);
+	if (ret) {
+		*msg = "trace unit did not leave Idle after enable";
+		ete_unit_stop_hw(u);
+		ete_unit_release_local(u);
+		return ret;
+	}
+	u->enabled = true;
+	return 0;
+}
+
+/**
+ * ete_unit_disable_local() - disable the trace unit and wait for Idle
+ * @u: the unit
+ * @msg: set to a description of the failure
+ *
+ * EN=0, then PMSTABLE, then IDLE, then TRFCR is restored and the claim
+ * released.  The unit counts as disabled afterwards even on timeout: EN is
+ * 0, and the next enable waits for Idle again.
+ *
+ * Context: on @u->cpu with IRQs disabled (a cross-call); does not sleep.
+ * Return: 0, or -ETIMEDOUT if the unit did not reach Stable and Idle.
+ */
+int ete_unit_disable_local(struct ete_unit *u, const char **msg)
+{
+	int ret;
+
+	ret = ete_unit_stop_hw(u);
+	if (ret)
+		*msg = "trace unit did not reach Stable and Idle after disable";
+	ete_unit_release_local(u);
+	u->enabled = false;
+	return ret;
+}
+
+struct ete_read_arg {
+	struct ete_unit *u;
+	u32 reg;
+	u64 val;
+};
+
+static void ete_unit_read_one(void *data)
+{
+	struct ete_read_arg *arg = data;
+
+	arg->val = ete_read(&arg->u->acc, arg->reg);
+}
+
+/**
+ * ete_unit_read() - read one trace unit register, on its CPU if needed
+ * @u: the unit
+ * @reg: register id
+ * @val: the value
+ *
+ * Context: process context.
+ * Return: 0, or -ENXIO if the CPU is offline.
+ */
+int ete_unit_read(struct ete_unit *u, u32 reg, u64 *val)
+{
+	struct ete_read_arg arg = { .u = u, .reg = reg };
+	int ret = 0;
+
+	if (u->acc.local)
+		ret = smp_call_function_single(u->cpu, ete_unit_read_one,
+					       &arg, 1);
+	else
+		ete_unit_read_one(&arg);
+	*val = arg.val;
+	return ret;
+}
+
+/**
+ * ete_unit_defaults() - reset a unit's configuration
+ * @u: the unit
+ *
+ * The defaults of ete_config_defaults(), with the trace ID made distinct
+ * per CPU (cpu + 1) so that merged streams stay apart.
+ *
+ * Context: process context; under ete_mutex once the unit is registered.
+ */
+void ete_unit_defaults(struct ete_unit *u)
+{
+	ete_config_defaults(&u->cfg, &u->caps);
+	if (u->cpu + 1 <= 0x6f && u->cpu + 1 < BIT(u->caps.traceid_bits))
+		u->cfg.trace_id = u->cpu + 1;
+}
+
+/**
+ * ete_unit_set_error() - record the last error, for "status"
+ * @u: the unit
+ * @err: negative errno, or 0 to clear
+ * @msg: what happened (a string literal)
+ *
+ * Context: process context, under ete_mutex.
+ */
+void ete_unit_set_error(struct ete_unit *u, int err, const char *msg)
+{
+	u->err = err;
+	u->err_msg = err ? msg : NULL;
+	if (err)
+		dev_dbg(u->parent, "cpu%d: %s (%d)\n", u->cpu, msg, err);
+}
+
+/* ------------------------------------------------------------------------
+ * Presence and capabilities
+ */
+
+struct ete_probe_arg {
+	struct ete_unit *u;
+	u64 dfr0;
+	u32 devarch;
+	u32 idr[ETE_NUM_IDR];
+	int ret;
+};
+
+/*
+ * On the unit's CPU: ID_AA64DFR0_EL1 first, an ordinary ID register that
+ * never UNDEFs; the trace unit is touched only if TraceVer says the system
+ * register interface exists (for a sysreg unit), and then TRCDEVARCH.
+ */
+static void ete_probe_one(void *data)
+{
+	struct ete_probe_arg *arg = data;
+	struct ete_unit *u = arg->u;
+	unsigned int i;
+
+	arg->dfr0 = ete_read(&u->pe, ETE_ID_AA64DFR0_EL1);
+	if (u->acc.local && !FIELD_GET(ID_AA64DFR0_TRACEVER, arg->dfr0)) {
+		arg->ret = -ENODEV;
+		return;
+	}
+	arg->devarch = ete_read(&u->acc, ETE_TRCDEVARCH);
+	if ((arg->devarch & ETE_DEVARCH_MASK) != ETE_DEVARCH_ETE) {
+		arg->ret = -ENXIO;
+		return;
+	}
+	for (i = 0; i < ETE_NUM_IDR; i++)
+		if (ete_idr_regs[i])
+			arg->idr[i] = ete_read(&u->acc, ete_idr_regs[i]);
+	arg->ret = 0;
+}
+
+static int ete_unit_probe_hw(struct ete_unit *u)
+{
+	struct ete_probe_arg arg = { .u = u };
+	struct device *dev = u->parent;
+	int ret;
+
+	ret = smp_call_function_single(u->cpu, ete_probe_one, &arg, 1);
+	if (ret) {
+		dev_info(dev, "cpu%d is offline; trace unit not probed\n",
+			 u->cpu);
+		return -ENODEV;
+	}
+	if (arg.ret == -ENODEV) {
+		dev_info(dev, "cpu%d has no ETE (ID_AA64DFR0_EL1.TraceVer is 0); not probed\n",
+			 u->cpu);
+		return -ENODEV;
+	}
+	if (arg.ret) {
+		dev_info(dev, "cpu%d: TRCDEVARCH %#x is not an ETE; not probed\n",
+			 u->cpu, arg.devarch);
+		return -ENODEV;
+	}
+	ret = ete_caps_decode(arg.idr, arg.devarch, &u->caps);
+	if (ret) {
+		dev_err(dev, "cpu%d: inconsistent ID registers; not probed\n",
+			u->cpu);
+		return -ENODEV;
+	}
+	u->has_trf = FIELD_GET(ID_AA64DFR0_TRACEFILT, arg.dfr0);
+	return 0;
+}
+
+static void ete_unit_err_work(struct work_struct *work);
+
+/**
+ * ete_unit_create() - probe a trace unit and make it available
+ * @parent: the device it was discovered as
+ * @cpu: the PE it traces
+ * @acc: access to its registers (copied)
+ * @overridden: @acc reaches the test double
+ *
+ * Context: process context; sleeps.
+ * Return: the unit, or ERR_PTR(-ENODEV) if it is absent (logged once),
+ * -EBUSY if the CPU already has a unit, -ENOMEM.
+ */
+struct ete_unit *ete_unit_create(struct device *parent, int cpu,
+				 const struct ete_access *acc,
+				 bool overridden)
+{
+	struct ete_unit *u;
+	int ret;
+
+	u = kzalloc(sizeof(*u), GFP_KERNEL);
+	if (!u)
+		return ERR_PTR(-ENOMEM);
+	u->parent = parent;
+	u->cpu = cpu;
+	u->acc = *acc;
+	u->overridden = overridden;
+	ete_access_get_pe(cpu, &u->pe);
+	INIT_WORK(&u->err_work, ete_unit_err_work);
+
+	ret = ete_unit_probe_hw(u);
+	if (ret)
+		goto free_unit;
+	ete_unit_defaults(u);
+	ret = ete_session_register_unit(u);
+	if (ret)
+		goto free_unit;
+	ret = ete_sysfs_add(u);
+	if (ret)
+		goto unregister_unit;
+
+	dev_info(parent, "cpu%d: ETE revision %u, %u address comparators, %u counters, %u resource selectors%s%s\n",
+		 cpu, u->caps.revision, u->caps.num_ac, u->caps.num_cntr,
+		 u->caps.num_rs, u->has_trf ? "" : ", no FEAT_TRF",
+		 overridden ? " (test double)" : "");
+	return u;
+
+unregister_unit:
+	ete_session_unregister_unit(u);
+free_unit:
+	kfree(u);
+	return ERR_PTR(ret);
+}
+
+/**
+ * ete_unit_destroy() - undo ete_unit_create()
+ * @u: the unit
+ *
+ * Removes the sysfs directory (waiting for running store() calls), then
+ * stops the unit's session on its CPU.
+ *
+ * Context: process context; sleeps.
+ */
+void ete_unit_destroy(struct ete_unit *u)
+{
+	ete_sysfs_remove(u);
+	ete_session_unregister_unit(u);
+	cancel_work_sync(&u->err_work);
+	kfree(u);
+}
+
+static void ete_unit_err_work(struct work_struct *work)
+{
+	struct ete_unit *u = container_of(work, struct ete_unit, err_work);
+
+	ete_session_handle_error(u, atomic_xchg(&u->async_err, 0));
+}

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of ete.ko shared between its files (and its KUnit modules):
+ * the access backends, the trace unit object, the session layer and the
+ * sysfs layer.  Not an interface for other modules: see <ete/sink.h> and
+ * <ete/pe.h> for those.
+ */
+#ifndef _ETE_CORE_H
+#define _ETE_CORE_H
+
+#include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include <ete/access.h>
+#include <ete/caps.h>
+#include <ete/config.h>
+#include <ete/sink.h>
+
+struct device;
+
+/* ------------------------------------------------------------------------
+ * Access backends
+ */
+
+#define ETE_SYSREG_RW	0
+#define ETE_SYSREG_RO	1
+#define ETE_SYSREG_WO	2
+
+/**
+ * struct ete_sysreg_enc - one row of <ete/sysreg-table.h>
+ * @id: register id (<ete/regs.h>)
+ * @access: ETE_SYSREG_RW, _RO or _WO
+ * @op0: op0 field of the MRS/MSR encoding
+ * @op1: op1 field
+ * @crn: CRn field
+ * @crm: CRm field
+ * @op2: op2 field
+ */
+struct ete_sysreg_enc {
+	u32 id;
+	u8 access;
+	u8 op0;
+	u8 op1;
+	u8 crn;
+	u8 crm;
+	u8 op2;
+};
+
+extern const struct ete_access_ops ete_sysreg_ops;
+extern const struct ete_sysreg_enc ete_sysreg_table[];
+extern const unsigned int ete_sysreg_table_size;
+
+/**
+ * struct ete_mmio - state of an external-debug (MMIO) handle
+ * @io: the 32/64-bit accessors
+ * @ctx: their context (the mapping, or the test double's unit)
+ * @sw_lock: the CoreSight software lock is implemented (TRCLSR.SLI)
+ */
+struct ete_mmio {
+	const struct ete_mmio_io_ops *io;
+	void *ctx;
+	bool sw_lock;
+};
+
+extern const struct ete_access_ops ete_mmio_ops;
+extern const struct ete_mmio_io_ops ete_mmio_default_io;
+
+void ete_mmio_init(struct ete_mmio *m, const struct ete_mmio_io_ops *io,
+		   void *ctx, int cpu, struct ete_access *acc);
+void ete_mmio_unlock(const struct ete_access *acc);
+void ete_mmio_lock(const struct ete_access *acc);
+u8 ete_reg_flags(u32 reg);
+
+bool ete_access_get_sysreg(int cpu, struct ete_access *acc);
+const struct ete_mmio_io_ops *ete_access_mmio_lookup(phys_addr_t base,
+						     void **ctx);
+
+/* ------------------------------------------------------------------------
+ * Trace units
+ */
+
+/**
+ * struct ete_unit - one trace unit
+ * @dev: the class device /sys/class/ete/ete<cpu>
+ * @parent: the device it was discovered as (platform or AMBA)
+ * @cpu: the PE it traces
+ * @acc: register access to the trace unit
+ * @pe: register access to the PE's system registers (TRFCR, OS Lock, ID)
+ * @overridden: @acc reaches the test double
+ * @has_trf: FEAT_TRF (ID_AA64DFR0_EL1.TraceFilt)
+ * @caps: capabilities, decoded at probe
+ * @cfg: the configuration; under ete_mutex
+ * @img: the image of the running session
+ * @sess: the session owning the CPU, or NULL; under ete_mutex
+ * @sink: the sink of that session
+ * @sink_priv: its private data
+ * @enabled: the trace unit is enabled
+ * @gone: the unit is being removed; no new session may use it
+ * @saved_trfcr: TRFCR before the session, restored after
+ * @err: the last error (negative errno) or 0; under ete_mutex
+ * @err_msg: what it was about
+ * @async_err: an error reported by the sink, for @err_work
+ * @err_work: stops the unit after a sink error
+ * @sysfs_mem: the attributes and groups of @dev
+ */
+struct ete_unit {
+	struct device *dev;
+	struct device *parent;
+	int cpu;
+	struct ete_access acc;
+	struct ete_access pe;
+	bool overridden;
+	bool has_trf;
+	struct ete_caps caps;
+	struct ete_config cfg;
+	struct ete_image img;
+	struct ete_session *sess;
+	const struct ete_sink_ops *sink;
+	void *sink_priv;
+	bool enabled;
+	bool gone;
+	u64 saved_trfcr;
+	int err;
+	const char *err_msg;
+	atomic_t async_err;
+	struct work_struct err_work;
+	void *sysfs_mem;
+};
+
+/* Serializes configuration, sessions, sinks and unit (un)registration */
+extern struct mutex ete_mutex;
+
+int ete_unit_enable_local(struct ete_unit *u, const char **msg);
+int ete_unit_disable_local(struct ete_unit *u, const char **msg);
+int ete_unit_read(struct ete_unit *u, u32 reg, u64 *val);
+void ete_unit_defaults(struct ete_unit *u);
+void ete_unit_set_error(struct ete_unit *u, int err, const char *msg);
+
+struct ete_unit *ete_unit_create(struct device *parent, int cpu,
+				 const struct ete_access *acc,
+				 bool overridden);
+void ete_unit_destroy(struct ete_unit *u);
+
+/* ------------------------------------------------------------------------
+ * Sessions
+ */
+
+struct ete_unit *ete_unit_of(int cpu);
+int ete_session_register_unit(struct ete_unit *u);
+void ete_session_unregister_unit(struct ete_unit *u);
+const char *ete_session_owner(const struct ete_unit *u);
+int ete_session_sysfs_enable(struct ete_unit *u, bool on);
+void ete_session_handle_error(struct ete_unit *u, int err);
+
+/* ------------------------------------------------------------------------
+ * sysfs and discovery
+ */
+
+int ete_sysfs_init(void);
+void ete_sysfs_exit(void);
+int ete_sysfs_add(struct ete_unit *u);
+void ete_sysfs_remove(struct ete_unit *u);
+
+int ete_of_init(void);
+void ete_of_exit(void);
+void ete_of_rescan(void);
+void ete_of_detach_overridden(void);
+
+#endif /* _ETE_CORE_H */
