@@ -4,27 +4,34 @@
  * head is after it stopped.
  *
  * Positions are stream positions: a u64 counting every byte the buffer has
- * held since the session started; the byte at position p lives at offset
+ * held since it was allocated; the byte at position p lives at offset
  * p % size.  head is the position of the next byte to be written, tail the
  * first byte user space has not consumed; tail <= head <= tail + size.
  *
  *   stream:   ... | consumed | $$$$ unconsumed $$$$ | #### free #### | ...
  *                            tail                   head             tail+size
  *
- * In fill mode the TRBE writes [ptr, limit) and stops at limit.  The limit
- * is 4KB-granular, so the window ends at the first of: the next watermark
- * boundary (the streaming chunk), the end of the buffer (a window never
- * wraps), and the last whole free page below tail + size.
+ * A fill-mode TRBE that reaches its limit stops, and what the trace unit
+ * produces until the driver re-arms it is lost.  So the limit is not put at
+ * a watermark: it is put at the end of the free space (the last whole free
+ * page below tail + size), and the TRBE stops only when the reader is
+ * behind.  The driver maps the buffer twice in a row (vmap of the pages,
+ * then the same pages again), so a window may run past the end of the
+ * buffer into its start without stopping there:
  *
- *   buffer:  |$$$$$$$$$|==|#######################|%%%%%%%%|$$$$$$$$$$$$$|
- *            0         head ptr                   limit    tail+size      size
- *                      (== pad: IGNORE bytes)             (%: free, not yet usable)
+ *   VA:  |<------ first mapping ------>|<------ second mapping ----->|
+ *        |$$$$$$$$$$|==|################|###############|%%%|$$$$$$$$$$|
+ *        0        head ptr                           limit         2*size
+ *                 (== pad: IGNORE bytes)                 (%: free, not a
+ *                                                        whole page)
+ *
+ * The watermark is when readers are woken, by the periodic flush.
  *
  * Errata change the shape (coresight-trbe.c, 6.1, lines 920-980):
  * 2119858/2139208 may overwrite up to 256 bytes before TRBPTR, so the base
  * moves up to a page boundary at or after head and TRBPTR starts 256 bytes
  * into it, the skipped bytes padded; 2224489/2253138 may write past the
- * limit into the next page, so a free page of the buffer is kept after it.
+ * limit into the next page, so a free page is kept after it.
  *
  * Pure functions: no register access, no side effects.
  */
@@ -55,45 +62,16 @@ bool trbe_geom_valid(const struct trbe_geom *g)
 }
 EXPORT_SYMBOL_IF_KUNIT(trbe_geom_valid);
 
-/* Try a window whose pad starts at @start; false if it has no room. */
-static bool trbe_try_window(const struct trbe_geom *g, u64 start, u64 tail,
-			    struct trbe_window *w)
-{
-	bool overwrite = g->errata & BIT(TRBE_ERR_OVERWRITE_FILL);
-	u64 guard = g->errata & BIT(TRBE_ERR_WRITE_OUT_OF_RANGE) ? g->page : 0;
-	u64 lap_end = round_down(start, g->size) + g->size;
-	u64 free_end = round_down(tail + g->size, g->page);
-	u64 base, ptr, limit;
-
-	if (overwrite) {
-		base = ALIGN(start, g->page);
-		ptr = base + TRBE_OVERWRITE_SKIP;
-	} else {
-		base = round_down(start, g->size);
-		ptr = ALIGN(start, g->align);
-	}
-	limit = round_down(ptr, g->wmark) + g->wmark;
-	limit = min3(limit, lap_end - guard, free_end - guard);
-	/* base may be the lap end: the window starts in the next lap */
-	if (ptr >= limit || base >= lap_end)
-		return false;
-	w->base = base;
-	w->ptr = ptr;
-	w->limit = limit;
-	return true;
-}
-
 /**
- * trbe_fill_window() - the next fill-mode window for streaming
+ * trbe_fill_window() - the next fill-mode window
  * @g: the geometry (see trbe_geom_valid())
  * @head: position of the next byte
  * @tail: position of the first unconsumed byte
- * @w: filled with the window; @w->pad = @w->ptr - @head bytes are to be
- *	padded with IGNORE packets before the TRBE is enabled
- *
- * When the end of the buffer is too close to @head to hold a window, the
- * rest of the buffer is padded and the window starts at offset 0 of the
- * next lap, if that space is free.
+ * @w: filled with the window, in stream positions: TRBBASER @w->base,
+ *	TRBPTR @w->ptr, TRBLIMITR @w->limit; @w->pad = @w->ptr - @head bytes
+ *	are to be padded with IGNORE packets before the TRBE is enabled.
+ *	limit - base <= size, so the window fits the double mapping from
+ *	the offset of base.
  *
  * Context: any; pure.
  * Return:
@@ -104,20 +82,53 @@ static bool trbe_try_window(const struct trbe_geom *g, u64 start, u64 tail,
 int trbe_fill_window(const struct trbe_geom *g, u64 head, u64 tail,
 		     struct trbe_window *w)
 {
-	u64 lap_end = round_down(head, g->size) + g->size;
+	u64 guard = g->errata & BIT(TRBE_ERR_WRITE_OUT_OF_RANGE) ? g->page : 0;
+	u64 free_end = round_down(tail + g->size, g->page);
+	u64 base, ptr;
 
 	if (tail > head || head - tail > g->size)
 		return -EINVAL;
-	if (!trbe_try_window(g, head, tail, w)) {
-		/* Pad to the end of the buffer only if it is all free. */
-		if (lap_end > tail + g->size ||
-		    !trbe_try_window(g, lap_end, tail, w))
-			return -ENOSPC;
+	if (g->errata & BIT(TRBE_ERR_OVERWRITE_FILL)) {
+		base = ALIGN(head, g->page);
+		ptr = base + TRBE_OVERWRITE_SKIP;
+	} else {
+		ptr = ALIGN(head, g->align);
+		base = round_down(ptr, g->page);
 	}
-	w->pad = w->ptr - head;
+	if (free_end < guard || ptr >= free_end - guard)
+		return -ENOSPC;
+	w->base = base;
+	w->ptr = ptr;
+	w->limit = free_end - guard;
+	w->pad = ptr - head;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(trbe_fill_window);
+
+/**
+ * trbe_drop_tail() - where the tail must be for a window of one chunk
+ * @g: the geometry
+ * @head: position of the next byte
+ * @tail: the reader's tail
+ *
+ * For the "drop" policy: the smallest tail, at or after @tail and at most
+ * @head, that leaves room for a window of at least a watermark chunk.
+ *
+ * Context: any; pure.
+ * Return: the new tail (== @tail when nothing needs dropping).
+ */
+u64 trbe_drop_tail(const struct trbe_geom *g, u64 head, u64 tail)
+{
+	u64 guard = g->errata & BIT(TRBE_ERR_WRITE_OUT_OF_RANGE) ? g->page : 0;
+	u64 skip = g->errata & BIT(TRBE_ERR_OVERWRITE_FILL) ?
+		   g->page + TRBE_OVERWRITE_SKIP : g->align;
+	/* free_end must reach head + skip + wmark + guard, in whole pages */
+	u64 need = ALIGN(head + skip + g->wmark + guard, g->page);
+	u64 want = need > g->size ? need - g->size : 0;
+
+	return clamp(want, tail, head);
+}
+EXPORT_SYMBOL_IF_KUNIT(trbe_drop_tail);
 
 /**
  * trbe_pos_to_off() - buffer offset of a stream position

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: fill-mode windows, wrap-mode heads and offsets, at the edges.
+ * KUnit: fill-mode windows, the drop policy's tail, wrap-mode heads and
+ * offsets, at the edges.
  *
  * Geometry: 64KB buffer, 4KB pages, 64-byte TRBPTR alignment, 32KB chunks.
  */
@@ -24,33 +25,31 @@ struct window_case {
 };
 
 static const struct window_case window_cases[] = {
-	{ "empty", 0, 0, 0, 0, 0, 0, 0x8000, 0 },
-	{ "unaligned_head_pads", 0x1234, 0, 0, 0, 0, 0x1240, 0x8000, 0xc },
-	{ "second_chunk", 0x8000, 0x8000, 0, 0, 0, 0x8000, 0x10000, 0 },
-	{ "chunk_of_64_bytes", 0x7fc0, 0x7fc0, 0, 0, 0, 0x7fc0, 0x8000, 0 },
+	{ "empty", 0, 0, 0, 0, 0, 0, 0x10000, 0 },
+	{ "unaligned_head_pads", 0x1234, 0, 0, 0, 0x1000, 0x1240, 0x10000, 0xc },
+	{ "crosses_buffer_end", 0x8000, 0x8000, 0, 0,
+	  0x8000, 0x8000, 0x18000, 0 },
+	{ "head_mid_page_reader_caught_up", 0x1234, 0x1234, 0, 0,
+	  0x1000, 0x1240, 0x11000, 0xc },
 	{ "full_no_room", 0x10000, 0, 0, -ENOSPC },
-	{ "tail_mid_page_end_of_lap", 0x8000, 0x800, 0, 0,
-	  0, 0x8000, 0x10000, 0 },
-	{ "second_lap_limited_by_tail", 0x10000, 0x3800, 0, 0,
-	  0x10000, 0x10000, 0x13000, 0 },
+	{ "tail_mid_page", 0x8000, 0x800, 0, 0, 0x8000, 0x8000, 0x10000, 0 },
 	{ "less_than_page_free", 0x10000, 0x800, 0, -ENOSPC },
-	{ "lap_end_pads_to_next_lap", 0xffc8, 0xffc8, 0, 0,
-	  0x10000, 0x10000, 0x18000, 0x38 },
-	{ "lap_end_next_lap_one_page", 0xffc8, 0x1000, 0, 0,
-	  0x10000, 0x10000, 0x11000, 0x38 },
-	{ "lap_end_but_next_lap_busy", 0xffc8, 0x800, 0, -ENOSPC },
+	{ "window_of_64_bytes", 0x10fc0, 0x1000, 0, 0,
+	  0x10000, 0x10fc0, 0x11000, 0 },
+	{ "head_at_buffer_end", 0xffc8, 0xffc8, 0, 0,
+	  0x10000, 0x10000, 0x1f000, 0x38 },
 	{ "overwrite_moves_base", 0x1234, 0, OVW, 0,
-	  0x2000, 0x2100, 0x8000, 0xecc },
+	  0x2000, 0x2100, 0x10000, 0xecc },
 	{ "overwrite_aligned_head", 0x8000, 0x8000, OVW, 0,
-	  0x8000, 0x8100, 0x10000, 0x100 },
+	  0x8000, 0x8100, 0x18000, 0x100 },
+	{ "overwrite_no_room_for_skip", 0x10000, 0x100, OVW, -ENOSPC },
 	{ "out_of_range_keeps_guard", 0x8000, 0x8000, OOR, 0,
-	  0, 0x8000, 0xf000, 0 },
+	  0x8000, 0x8000, 0x17000, 0 },
 	{ "out_of_range_guard_from_tail", 0x10000, 0x5000, OOR, 0,
 	  0x10000, 0x10000, 0x14000, 0 },
-	{ "out_of_range_last_page_skipped", 0xf000, 0xf000, OOR, 0,
-	  0x10000, 0x10000, 0x18000, 0x1000 },
+	{ "out_of_range_one_page_free", 0x10000, 0x1000, OOR, -ENOSPC },
 	{ "both_errata", 0x10, 0x10, OVW | OOR, 0,
-	  0x1000, 0x1100, 0x8000, 0x10f0 },
+	  0x1000, 0x1100, 0xf000, 0x10f0 },
 	{ "tail_after_head_invalid", 0x100, 0x200, 0, -EINVAL },
 	{ "overfull_invalid", 0x10001, 0, 0, -EINVAL },
 };
@@ -94,24 +93,65 @@ static void trbe_fill_window_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w.limit % g.page, 0ULL);
 	KUNIT_EXPECT_EQ(test, w.base % g.page, 0ULL);
 	KUNIT_EXPECT_EQ(test, w.ptr % g.align, 0ULL);
-	KUNIT_EXPECT_EQ(test, w.base / g.size, (w.limit - 1) / g.size);
+	KUNIT_EXPECT_LE(test, w.limit - w.base, g.size);
+	KUNIT_EXPECT_LE(test, w.base, w.ptr);
 }
 
-/* Stream 1MB through the buffer with a reader that keeps up. */
+/* Stream 1MB through the buffer with a reader 4KB behind: no stop ever */
 static void trbe_fill_window_stream_walk(struct kunit *test)
 {
 	struct trbe_geom g = test_geom(0);
 	struct trbe_window w;
-	u64 head = 0, chunks = 0;
+	u64 head = 0, windows = 0;
 
 	while (head < 0x100000) {
-		KUNIT_ASSERT_EQ(test, trbe_fill_window(&g, head, head, &w), 0);
+		u64 tail = head > 0x1000 ? head - 0x1000 : 0;
+
+		KUNIT_ASSERT_EQ(test, trbe_fill_window(&g, head, tail, &w), 0);
 		KUNIT_ASSERT_EQ(test, w.pad, 0ULL);
-		KUNIT_ASSERT_EQ(test, w.limit - w.ptr, g.wmark);
+		KUNIT_ASSERT_EQ(test, w.limit, tail + g.size);
 		head = w.limit;
-		chunks++;
+		windows++;
 	}
-	KUNIT_EXPECT_EQ(test, chunks, 0x100000 / g.wmark);
+	KUNIT_EXPECT_EQ(test, windows, 17ULL);
+}
+
+struct drop_case {
+	const char *name;
+	unsigned long errata;
+	u64 wmark, head, tail, want;
+};
+
+static const struct drop_case drop_cases[] = {
+	{ "room_nothing_dropped", 0, 0x8000, 0x8000, 0x8000, 0x8000 },
+	{ "full_drops_a_chunk", 0, 0x8000, 0x10000, 0, 0x9000 },
+	{ "unaligned_head", 0, 0x8000, 0x10010, 0x10, 0x9000 },
+	{ "with_errata", OVW | OOR, 0x8000, 0x10000, 0, 0xb000 },
+	{ "whole_buffer_chunk_drops_all", 0, 0x10000, 0x10100, 0x100, 0x10100 },
+};
+
+static void drop_case_desc(const struct drop_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(trbe_drop, drop_cases, drop_case_desc);
+
+static void trbe_drop_tail_table(struct kunit *test)
+{
+	const struct drop_case *c = test->param_value;
+	struct trbe_geom g = test_geom(c->errata);
+	struct trbe_window w;
+	u64 tail;
+
+	g.wmark = c->wmark;
+	tail = trbe_drop_tail(&g, c->head, c->tail);
+	KUNIT_EXPECT_EQ(test, tail, c->want);
+	if (tail == c->head)
+		return;
+	/* What is left is room for at least one chunk */
+	KUNIT_ASSERT_EQ(test, trbe_fill_window(&g, c->head, tail, &w), 0);
+	KUNIT_EXPECT_GE(test, w.limit - w.ptr, g.wmark);
 }
 
 static void trbe_geom_valid_edges(struct kunit *test)
@@ -173,6 +213,7 @@ static void trbe_wrap_head_edges(struct kunit *test)
 static struct kunit_case trbe_window_cases[] = {
 	KUNIT_CASE_PARAM(trbe_fill_window_table, trbe_window_gen_params),
 	KUNIT_CASE(trbe_fill_window_stream_walk),
+	KUNIT_CASE_PARAM(trbe_drop_tail_table, trbe_drop_gen_params),
 	KUNIT_CASE(trbe_geom_valid_edges),
 	KUNIT_CASE(trbe_pos_to_off_edges),
 	KUNIT_CASE(trbe_wrap_head_edges),
