@@ -215,8 +215,9 @@ const char *trbe_erratum_name(enum trbe_erratum e);
  * @size: buffer size in bytes, a power of two, a multiple of @page
  * @page: the limit and base granule (4KB architecturally; PAGE_SIZE here)
  * @align: TRBPTR alignment (from TRBIDR, raised by errata)
- * @wmark: streaming chunk in bytes: a power of two, a multiple of @page,
- *	at most @size
+ * @wmark: readers are woken when this many bytes are unread; also what
+ *	the "drop" policy frees at a time.  A power of two, a multiple of
+ *	@page, at most @size
  * @errata: bitmap of &enum trbe_erratum
  */
 struct trbe_geom {
@@ -236,8 +237,9 @@ struct trbe_geom {
  *	IGNORE packets and publishes as data
  *
  * A stream position counts every byte the buffer ever held; the byte at
- * position p lives at offset p % size.  @base <= @ptr < @limit, and the
- * window never crosses the buffer's end.
+ * position p lives at offset p % size.  @base <= @ptr < @limit and
+ * @limit - @base <= size: the window may run past the buffer's end, into
+ * the second mapping of the same pages.
  */
 struct trbe_window {
 	u64 base;
@@ -249,6 +251,7 @@ struct trbe_window {
 bool trbe_geom_valid(const struct trbe_geom *g);
 int trbe_fill_window(const struct trbe_geom *g, u64 head, u64 tail,
 		     struct trbe_window *w);
+u64 trbe_drop_tail(const struct trbe_geom *g, u64 head, u64 tail);
 u64 trbe_pos_to_off(const struct trbe_geom *g, u64 pos, bool is_end);
 u64 trbe_wrap_head(const struct trbe_geom *g, u64 head, u64 off,
 		   bool wrapped);
