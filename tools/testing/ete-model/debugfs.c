@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/debug/ete_model/: the profile, a self-capture, and per CPU
+ * the violation log, fault injection, transition delay, trace rate, replay,
+ * power-down trigger, trigger, state and statistics.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "model.h"
+#include "debugfs.h"
+
+static struct dentry *em_dir;
+static struct ete_model *em_dbg_model;
+static DEFINE_MUTEX(em_capture_lock);
+static struct em_capture em_cap;
+
+static struct em_unit *em_file_unit(struct file *f)
+{
+	return file_inode(f)->i_private;
+}
+
+/* ------------------------------------------------------------------ */
+/* violations: one line per violation, with its rule tag              */
+/* ------------------------------------------------------------------ */
+
+static void em_show_reg(struct seq_file *s, u32 reg)
+{
+	const struct ete_reg_desc *d;
+	unsigned int idx;
+
+	d = em_reg_find(reg, &idx);
+	if (!d)
+		seq_printf(s, "%#x", reg);
+	else if (d->count > 1)
+		seq_printf(s, "%s%u", d->name, idx);
+	else
+		seq_puts(s, d->name);
+}
+
+static int em_violations_show(struct seq_file *s, void *v)
+{
+	struct em_unit *u = s->private;
+	struct em_log_entry log[EM_LOG_SIZE];
+	unsigned int n, first, i;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&u->lock, flags);
+	memcpy(log, u->log, sizeof(log));
+	n = u->log_next;
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+
+	first = n > EM_LOG_SIZE ? n - EM_LOG_SIZE : 0;
+	if (first)
+		seq_printf(s, "LOST %u older violations\n", first);
+	for (i = first; i < n; i++) {
+		const struct em_log_entry *e = &log[i % EM_LOG_SIZE];
+
+		seq_printf(s, "%s %s ", em_check_name(e->check),
+			   e->write ? "write" : "read");
+		em_show_reg(s, e->reg);
+		seq_printf(s, " %#llx state=%s\n", e->val,
+			   em_state_name(e->state));
+	}
+	return 0;
+}
+
+static int em_violations_open(struct inode *inode, struct file *f)
+{
+	return single_open(f, em_violations_show, inode->i_private);
+}
+
+static ssize_t em_violations_write(struct file *f, const char __user *buf,
+				   size_t count, loff_t *ppos)
+{
+	struct em_unit *u = em_file_unit(f);
+
+	ete_model_clear_violations(u->model, u->cpu);
+	return count;
+}
+
+static const struct file_operations em_violations_fops = {
+	.owner = THIS_MODULE,
+	.open = em_violations_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = em_violations_write,
+};
+
+/* ------------------------------------------------------------------ */
+/* fault: none, abort, stuck, slow_drain                              */
+/* ------------------------------------------------------------------ */
+
+static const char *const em_fault_names[] = {
+	[EM_FAULT_NONE] = "none",
+	[EM_FAULT_ABORT] = "abort",
+	[EM_FAULT_STUCK] = "stuck",
+	[EM_FAULT_SLOW_DRAIN] = "slow_drain",
+};
+
+static int em_fault_show(struct seq_file *s, void *v)
+{
+	struct em_unit *u = s->private;
+
+	seq_printf(s, "%s\n", em_fault_names[READ_ONCE(u->fault)]);
+	return 0;
+}
+
+static int em_fault_open(struct inode *inode, struct file *f)
+{
+	return single_open(f, em_fault_show, inode->i_private);
+}
+
+static ssize_t em_fault_write(struct file *f, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	struct em_unit *u = em_file_unit(f);
+	char buf[16];
+	int i;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	i = sysfs_match_string(em_fault_names, buf);
+	if (i < 0)
+		return i;
+	ete_model_set_fault(u->model, u->cpu, i);
+	return count;
+}
+
+static const struct file_operations em_fault_fops = {
+	.owner = THIS_MODULE,
+	.open = em_fault_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = em_fault_write,
+};
+
+/* ------------------------------------------------------------------ */
+/* delay, rate, powerdown, trigger: one number each                   */
+/* ------------------------------------------------------------------ */
+
+static int em_delay_get(void *data, u64 *val)
+{
+	struct em_unit *u = data;
+
+	*val = (s64)READ_ONCE(u->delay);
+	return 0;
+}
+
+static int em_delay_set(void *data, u64 val)
+{
+	struct em_unit *u = data;
+	s64 v = (s64)val;
+
+	if (v < EM_DELAY_NEVER || v > 1000000)
+		return -ERANGE;
+	ete_model_set_delay(u->model, u->cpu, v);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(em_delay_fops, em_delay_get, em_delay_set, "%lld\n");
+
+static int em_rate_get(void *data, u64 *val)
+{
+	struct em_unit *u = data;
+
+	*val = READ_ONCE(u->rate);
+	return 0;
+}
+
+static int em_rate_set(void *data, u64 val)
+{
+	struct em_unit *u = data;
+
+	if (val > SZ_1M)
+		return -ERANGE;
+	ete_model_set_rate(u->model, u->cpu, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(em_rate_fops, em_rate_get, em_rate_set, "%llu\n");
+
+static int em_powerdown_get(void *data, u64 *val)
+{
+	struct em_unit *u = data;
+
+	*val = READ_ONCE(u->pd_armed);
+	return 0;
+}
+
+/* 1: lose state at the next CPU PM exit of this CPU; 2: now */
+static int em_powerdown_set(void *data, u64 val)
+{
+	struct em_unit *u = data;
+
+	switch (val) {
+	case 0:
+	case 1:
+		WRITE_ONCE(u->pd_armed, val);
+		return 0;
+	case 2:
+		ete_model_power_down(u->model, u->cpu);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+DEFINE_DEBUGFS_ATTRIBUTE(em_powerdown_fops, em_powerdown_get,
+			 em_powerdown_set, "%llu\n");
+
+static int em_trigger_set(void *data, u64 val)
+{
+	struct em_unit *u = data;
+
+	if (val != 1)
+		return -EINVAL;
+	ete_model_trigger(u->model, u->cpu);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(em_trigger_fops, NULL, em_trigger_set, "%llu\n");
+
+/* ------------------------------------------------------------------ */
+/* state, stats                                                       */
+/* ------------------------------------------------------------------ */
+
+static int em_state_show(struct seq_file *s, void *v)
+{
+	struct em_unit *u = s->private;
+
+	seq_printf(s, "%s\n", em_state_name(READ_ONCE(u->state)));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(em_state);
+
+static int em_stats_show(struct seq_file *s, void *v)
+{
+	struct em_unit *u = s->private;
+
+	seq_printf(s, "reads %lu\nwrites %lu\nsaves %lu\nrestores %lu\n",
+		   READ_ONCE(u->reads), READ_ONCE(u->writes),
+		   READ_ONCE(u->saves), READ_ONCE(u->restores));
+	seq_printf(s, "powerdowns %lu\nirqs %lu\nbytes_out %lu\nbytes_dropped %lu\n",
+		   READ_ONCE(u->powerdowns), READ_ONCE(u->irqs),
+		   READ_ONCE(u->bytes_out), READ_ONCE(u->bytes_dropped));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(em_stats);
+
+/* ------------------------------------------------------------------ */
+/* replay: the bytes written between open and close, emitted as trace */
+/* ------------------------------------------------------------------ */
+
+struct em_replay_buf {
+	u8 *data;
+	size_t len;
+};
+
+static int em_replay_open(struct inode *inode, struct file *f)
+{
+	struct em_replay_buf *rb = kzalloc(sizeof(*rb), GFP_KERNEL);
+
+	if (!rb)
+		return -ENOMEM;
+	f->private_data = rb;
+	return nonseekable_open(inode, f);
+}
+
+static ssize_t em_replay_write(struct file *f, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct em_replay_buf *rb = f->private_data;
+	u8 *data;
+
+	if (rb->len + count > SZ_4M)
+		return -EFBIG;
+	data = krealloc(rb->data, rb->len + count, GFP_KERNEL);
+	if (!data)
+		return -ENOMEM;
+	rb->data = data;
+	if (copy_from_user(rb->data + rb->len, ubuf, count))
+		return -EFAULT;
+	rb->len += count;
+	return count;
+}
+
+static int em_replay_release(struct inode *inode, struct file *f)
+{
+	struct em_replay_buf *rb = f->private_data;
+	struct em_unit *u = inode->i_private;
+	int ret = 0;
+
+	if (f->f_mode & FMODE_WRITE)
+		ret = ete_model_replay(u->model, u->cpu, rb->data, rb->len);
+	kfree(rb->data);
+	kfree(rb);
+	return ret;
+}
+
+static const struct file_operations em_replay_fops = {
+	.owner = THIS_MODULE,
+	.open = em_replay_open,
+	.write = em_replay_write,
+	.release = em_replay_release,
+	.llseek = no_llseek,
+};
+
+/* ------------------------------------------------------------------ */
+/* capture: write a size in bytes to run one; read the bytes back     */
+/* ------------------------------------------------------------------ */
+
+static ssize_t em_capture_read(struct file *f, char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&em_capture_lock);
+	ret = simple_read_from_buffer(buf, count, ppos, em_cap.data,
+				      em_cap.len);
+	mutex_unlock(&em_capture_lock);
+	return ret;
+}
+
+static ssize_t em_capture_write(struct file *f, const char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	unsigned long size;
+	int ret;
+
+	ret = kstrtoul_from_user(buf, count, 0, &size);
+	if (ret)
+		return ret;
+	mutex_lock(&em_capture_lock);
+	em_capture_free(&em_cap);
+	ret = em_capture_run(em_dbg_model->prof->name, size, &em_cap);
+	mutex_unlock(&em_capture_lock);
+	if (!ret && em_cap.violations) {
+		pr_err("ete_model: the self-capture caused %u violations\n",
+		       em_cap.violations);
+		ret = -EPROTO;
+	}
+	return ret ? ret : count;
+}
+
+static const struct file_operations em_capture_fops = {
+	.owner = THIS_MODULE,
+	.read = em_capture_read,
+	.write = em_capture_write,
+	.llseek = default_llseek,
+};
+
+/* The OpenCSD snapshot device file of the capture's trace unit */
+static int em_capture_ini_show(struct seq_file *s, void *v)
+{
+	static const char *const names[] = {
+		"TRCIDR0", "TRCIDR1", "TRCIDR2", "TRCIDR3", "TRCIDR4",
+		"TRCIDR5", "TRCIDR8", "TRCIDR9", "TRCIDR10", "TRCIDR11",
+		"TRCIDR12", "TRCIDR13", "TRCCONFIGR", "TRCTRACEIDR",
+		"TRCDEVARCH", "TRCSYNCPR", "TRCVICTLR",
+	};
+	unsigned int i;
+
+	mutex_lock(&em_capture_lock);
+	seq_puts(s, "[device]\nname=ETE_0\nclass=trace_source\ntype=ETE\n\n[regs]\n");
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		seq_printf(s, "%s=%#llx\n", names[i], em_cap.regs[i]);
+	mutex_unlock(&em_capture_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(em_capture_ini);
+
+static int em_profile_show(struct seq_file *s, void *v)
+{
+	seq_printf(s, "%s\n", em_dbg_model->prof->name);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(em_profile);
+
+/**
+ * em_debugfs_init() - create /sys/kernel/debug/ete_model/
+ * @m: the instance the files act on
+ *
+ * Context: process context.
+ */
+void em_debugfs_init(struct ete_model *m)
+{
+	char name[16];
+	int cpu;
+
+	em_dbg_model = m;
+	em_dir = debugfs_create_dir("ete_model", NULL);
+	debugfs_create_file("profile", 0444, em_dir, NULL, &em_profile_fops);
+	debugfs_create_file("capture", 0600, em_dir, NULL, &em_capture_fops);
+	debugfs_create_file("capture.ini", 0444, em_dir, NULL,
+			    &em_capture_ini_fops);
+	for_each_possible_cpu(cpu) {
+		struct em_unit *u = m->units[cpu];
+		struct dentry *d;
+
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		d = debugfs_create_dir(name, em_dir);
+		debugfs_create_file("violations", 0600, d, u,
+				    &em_violations_fops);
+		debugfs_create_file("fault", 0600, d, u, &em_fault_fops);
+		debugfs_create_file_unsafe("delay", 0600, d, u,
+					   &em_delay_fops);
+		debugfs_create_file_unsafe("rate", 0600, d, u, &em_rate_fops);
+		debugfs_create_file_unsafe("powerdown", 0600, d, u,
+					   &em_powerdown_fops);
+		debugfs_create_file_unsafe("trigger", 0200, d, u,
+					   &em_trigger_fops);
+		debugfs_create_file("replay", 0200, d, u, &em_replay_fops);
+		debugfs_create_file("state", 0444, d, u, &em_state_fops);
+		debugfs_create_file("stats", 0444, d, u, &em_stats_fops);
+	}
+}
+
+/**
+ * em_debugfs_exit() - remove /sys/kernel/debug/ete_model/
+ *
+ * Context: process context.
+ */
+void em_debugfs_exit(void)
+{
+	debugfs_remove_recursive(em_dir);
+	mutex_lock(&em_capture_lock);
+	em_capture_free(&em_cap);
+	mutex_unlock(&em_capture_lock);
+}

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ete_model.ko: the test double of the ETE trace unit and TRBE.  Creates
+ * the model instance that stands in for the hardware of every CPU, registers
+ * it with ete.ko as the register-access override, and runs each unit's
+ * timer and TRBE interrupt on its own CPU.
+ */
+
+#include <linux/cpu_pm.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/of_irq.h>
+#include <linux/delay.h>
+#include <linux/sizes.h>
+
+#include "model.h"
+#include "debugfs.h"
+
+static char *em_profile_name = "rich";
+module_param_named(profile, em_profile_name, charp, 0444);
+MODULE_PARM_DESC(profile, "implementation profile: rich or minimal");
+
+static unsigned long em_mmio_base = 0x0f000000;
+module_param_named(mmio_base, em_mmio_base, ulong, 0444);
+MODULE_PARM_DESC(mmio_base,
+		 "physical address of CPU 0's external-debug view; CPU n at +4KB*n");
+
+static unsigned int em_rate = 64;
+module_param_named(rate, em_rate, uint, 0444);
+MODULE_PARM_DESC(rate, "trace bytes per millisecond while Running");
+
+static struct ete_model *em_global;
+
+/* ------------------------------------------------------------------ */
+/* The TRBE interrupt and the per-CPU timer                           */
+/* ------------------------------------------------------------------ */
+
+/* Runs on the unit's CPU: the GIC pends the PPI of the calling CPU */
+static void em_raise_irq(struct em_unit *u)
+{
+	int virq = u->model->virq;
+
+	if (virq && smp_processor_id() == u->cpu)
+		irq_set_irqchip_state(virq, IRQCHIP_STATE_PENDING, true);
+}
+
+static enum hrtimer_restart em_timer_fn(struct hrtimer *t)
+{
+	struct em_unit *u = container_of(t, struct em_unit, timer);
+	u64 periods = hrtimer_forward_now(t, ms_to_ktime(1));
+	bool raise, more;
+
+	raw_spin_lock(&u->lock);
+	em_gen_run(u, u->rate * periods);
+	em_fifo_drain(u, EM_FIFO_SIZE);
+	/* a pending bit is a latch: pend again while TRBSR_EL1.IRQ is set */
+	raise = u->irq_req || (u->trbsr & EM_TRBSR_IRQ);
+	u->irq_req = false;
+	more = (u->state == EM_RUNNING || (u->trbsr & EM_TRBSR_IRQ)) &&
+	       smp_processor_id() == u->cpu;
+	if (!more)
+		u->timer_on = false;
+	raw_spin_unlock(&u->lock);
+	if (raise)
+		em_raise_irq(u);
+	return more ? HRTIMER_RESTART : HRTIMER_NORESTART;
+}
+
+/* IPI on the unit's CPU (or a direct call there), interrupts disabled */
+static void em_kick_fn(void *info)
+{
+	struct em_unit *u = info;
+	bool raise, start;
+
+	raw_spin_lock(&u->lock);
+	raise = u->irq_req;
+	u->irq_req = false;
+	start = u->model->autotick && !u->timer_on && !u->dying &&
+		(u->state == EM_RUNNING || (u->trbsr & EM_TRBSR_IRQ));
+	if (start)
+		u->timer_on = true;
+	raw_spin_unlock(&u->lock);
+	atomic_set_release(&u->kick_busy, 0);
+	if (raise)
+		em_raise_irq(u);
+	if (start)
+		hrtimer_start(&u->timer, ms_to_ktime(1),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/**
+ * em_unit_kick() - get the unit's CPU to raise the IRQ or start the timer
+ * @u: the unit
+ *
+ * Context: any; the unit's lock not held.
+ */
+void em_unit_kick(struct em_unit *u)
+{
+	struct ete_model *m = u->model;
+	bool need;
+
+	if (!m->autotick && !m->virq) {
+		WRITE_ONCE(u->irq_req, false);
+		return;
+	}
+	need = READ_ONCE(u->irq_req) ||
+	       (m->autotick && !READ_ONCE(u->timer_on) &&
+		READ_ONCE(u->state) == EM_RUNNING);
+	if (!need || READ_ONCE(u->dying) || !cpu_online(u->cpu))
+		return;
+	/* one kick in flight at a time; a pending one will see the state */
+	if (atomic_cmpxchg(&u->kick_busy, 0, 1))
+		return;
+	if (smp_call_function_single_async(u->cpu, &u->csd))
+		atomic_set(&u->kick_busy, 0);
+}
+
+/**
+ * em_unit_init_deferred() - set up the unit's timer and cross-CPU kick
+ * @u: the unit
+ *
+ * Context: process context.
+ */
+void em_unit_init_deferred(struct em_unit *u)
+{
+	hrtimer_init(&u->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	u->timer.function = em_timer_fn;
+	INIT_CSD(&u->csd, em_kick_fn, u);
+	atomic_set(&u->kick_busy, 0);
+}
+
+/**
+ * em_unit_stop_deferred() - stop the unit's timer and wait for its kick
+ * @u: the unit
+ *
+ * Context: process context; may sleep.
+ */
+void em_unit_stop_deferred(struct em_unit *u)
+{
+	unsigned long flags;
+	int i;
+
+	raw_spin_lock_irqsave(&u->lock, flags);
+	u->dying = true;
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	for (i = 0; i < 1000 && atomic_read_acquire(&u->kick_busy); i++)
+		usleep_range(100, 200);
+	WARN_ON_ONCE(atomic_read(&u->kick_busy));
+	hrtimer_cancel(&u->timer);
+}
+
+/**
+ * ete_model_set_irq() - let an instance raise a TRBE interrupt
+ * @m: the instance
+ * @virq: Linux IRQ number of the PPI, 0 for none
+ * @autotick: generate trace from the units' own per-CPU timers
+ *
+ * Context: process context, before the instance is used.
+ */
+void ete_model_set_irq(struct ete_model *m, int virq, bool autotick)
+{
+	m->virq = virq;
+	m->autotick = autotick;
+}
+EXPORT_SYMBOL_GPL(ete_model_set_irq);
+
+/**
+ * ete_model_trbe_virq() - the TRBE PPI of the devicetree, mapped
+ *
+ * Finds the node compatible with "arm,trace-buffer-extension".
+ *
+ * Context: process context.
+ * Return: the Linux IRQ number, or 0 if there is none.
+ */
+int ete_model_trbe_virq(void)
+{
+	struct device_node *np;
+	int virq;
+
+	np = of_find_compatible_node(NULL, NULL, "arm,trace-buffer-extension");
+	if (!np)
+		return 0;
+	virq = irq_of_parse_and_map(np, 0);
+	of_node_put(np);
+	return virq;
+}
+EXPORT_SYMBOL_GPL(ete_model_trbe_virq);
+
+/* ------------------------------------------------------------------ */
+/* Power-down through CPU PM                                          */
+/* ------------------------------------------------------------------ */
+
+static int em_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd,
+			    void *v)
+{
+	struct em_unit *u = em_global->units[smp_processor_id()];
+
+	/* runs before the drivers' notifiers: the state is lost first */
+	if (cmd == CPU_PM_EXIT && READ_ONCE(u->pd_armed)) {
+		WRITE_ONCE(u->pd_armed, false);
+		ete_model_power_down(em_global, u->cpu);
+	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block em_cpu_pm_nb = {
+	.notifier_call = em_cpu_pm_notify,
+	.priority = INT_MAX,
+};
+
+/* ------------------------------------------------------------------ */
+/* The override                                                       */
+/* ------------------------------------------------------------------ */
+
+static const struct ete_mmio_io_ops *em_mmio_lookup(phys_addr_t base,
+						    void **ctx)
+{
+	unsigned long cpu;
+
+	if (base < em_mmio_base || (base - em_mmio_base) % SZ_4K)
+		return NULL;
+	cpu = (base - em_mmio_base) / SZ_4K;
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return NULL;
+	*ctx = em_global->units[cpu];
+	return &ete_model_mmio_ops;
+}
+
+static struct ete_access_override em_override = {
+	.owner = THIS_MODULE,
+	.sysreg = &ete_model_sysreg_ops,
+	.mmio_lookup = em_mmio_lookup,
+};
+
+static int __init em_init(void)
+{
+	int cpu, ret;
+
+	em_global = ete_model_create(em_profile_name);
+	if (!em_global)
+		return -EINVAL;
+	for_each_possible_cpu(cpu)
+		em_global->units[cpu]->rate = em_rate;
+	ete_model_set_irq(em_global, ete_model_trbe_virq(), true);
+	ret = cpu_pm_register_notifier(&em_cpu_pm_nb);
+	if (ret)
+		goto err_destroy;
+	em_debugfs_init(em_global);
+	em_override.sysreg_priv = em_global;
+	ret = ete_access_override_register(&em_override);
+	if (ret)
+		goto err_debugfs;
+	pr_info("ete_model: profile %s, TRBE IRQ %d, MMIO view at %#lx\n",
+		em_global->prof->name, em_global->virq, em_mmio_base);
+	return 0;
+
+err_debugfs:
+	em_debugfs_exit();
+	cpu_pm_unregister_notifier(&em_cpu_pm_nb);
+err_destroy:
+	ete_model_destroy(em_global);
+	return ret;
+}
+
+static void __exit em_exit(void)
+{
+	ete_access_override_unregister(&em_override);
+	em_debugfs_exit();
+	cpu_pm_unregister_notifier(&em_cpu_pm_nb);
+	ete_model_destroy(em_global);
+}
+
+module_init(em_init);
+module_exit(em_exit);
+MODULE_DESCRIPTION("Architectural model of the ETE trace unit and TRBE, for tests");
+MODULE_LICENSE("GPL");

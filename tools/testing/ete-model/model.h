@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of the ETE/TRBE model: one struct em_unit per PE, grouped in a
+ * struct ete_model instance.  Every field of a unit is protected by its
+ * raw spinlock: the ops run in any context, hard IRQ included.
+ */
+#ifndef _ETE_MODEL_INTERNAL_H
+#define _ETE_MODEL_INTERNAL_H
+
+#include <linux/hrtimer.h>
+#include <linux/prandom.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include <ete/regs.h>
+#include "ete_model.h"
+
+#define EM_NR_IDR		14	/* TRCIDR0..TRCIDR13 */
+#define EM_FIFO_SIZE		512	/* the trace unit's internal buffer */
+#define EM_LOG_SIZE		32	/* violation log entries kept per unit */
+#define EM_DEFAULT_DELAY	2	/* status reads per transition */
+
+/* TRCIDRx field helpers (ETE layout) */
+#define EM_IDR0_TRCBB		BIT(5)
+#define EM_IDR0_TRCCCI		BIT(7)
+#define EM_IDR0_RETSTACK	BIT(9)
+#define EM_IDR0_NUMEVENT	GENMASK(11, 10)
+#define EM_IDR0_QFILT		BIT(14)
+#define EM_IDR0_QSUPP		GENMASK(16, 15)
+#define EM_IDR0_TSSIZE		GENMASK(28, 24)
+#define EM_IDR2_CIDSIZE		GENMASK(9, 5)
+#define EM_IDR2_VMIDSIZE	GENMASK(14, 10)
+#define EM_IDR2_VMIDOPT		GENMASK(30, 29)
+#define EM_IDR3_CCITMIN		GENMASK(11, 0)
+#define EM_IDR3_EXLEVEL_S	GENMASK(19, 16)
+#define EM_IDR3_EXLEVEL_NS	GENMASK(23, 20)
+#define EM_IDR3_TRCERR		BIT(24)
+#define EM_IDR3_STALLCTL	BIT(26)
+#define EM_IDR3_NOOVERFLOW	BIT(31)
+#define EM_IDR4_NUMACPAIRS	GENMASK(3, 0)
+#define EM_IDR4_NUMPC		GENMASK(15, 12)
+#define EM_IDR4_NUMRSPAIR	GENMASK(19, 16)
+#define EM_IDR4_NUMSSCC		GENMASK(23, 20)
+#define EM_IDR4_NUMCIDC		GENMASK(27, 24)
+#define EM_IDR4_NUMVMIDC	GENMASK(31, 28)
+#define EM_IDR5_NUMEXTINSEL	GENMASK(11, 9)
+#define EM_IDR5_ATBTRIG		BIT(22)
+#define EM_IDR5_LPOVERRIDE	BIT(23)
+#define EM_IDR5_NUMSEQSTATE	GENMASK(27, 25)
+#define EM_IDR5_NUMCNTR		GENMASK(30, 28)
+
+/* Fields the model acts on */
+#define EM_PRGCTLR_EN		BIT(0)
+#define EM_STATR_IDLE		BIT(0)
+#define EM_STATR_PMSTABLE	BIT(1)
+#define EM_CONFIGR_CID		BIT(6)
+#define EM_CONFIGR_VMID		BIT(7)
+#define EM_CONFIGR_CCI		BIT(4)
+#define EM_CONFIGR_TS		BIT(11)
+#define EM_VICTLR_SSSTATUS	BIT(9)
+#define EM_OSLSR_OSLK		BIT(1)
+#define EM_PDSR_POWER		BIT(0)
+#define EM_PDSR_STICKYPD	BIT(1)
+#define EM_LSR_SLI		BIT(0)
+#define EM_LSR_SLK		BIT(1)
+#define EM_LAR_KEY		0xc5acce55
+#define EM_TRFCR_E0TRE		BIT(0)
+#define EM_TRFCR_ExTRE		BIT(1)
+
+/* TRBE fields (Arm ARM D10) */
+#define EM_TRBLIMITR_E		BIT(0)
+#define EM_TRBLIMITR_FM		GENMASK(2, 1)
+#define EM_TRBLIMITR_TM		GENMASK(4, 3)
+#define EM_TRBLIMITR_NVM	BIT(5)
+#define EM_TRBLIMITR_LIMIT	GENMASK_ULL(63, 12)
+#define EM_TRBBASER_BASE	GENMASK_ULL(63, 12)
+#define EM_TRBSR_EC		GENMASK(31, 26)
+#define EM_TRBSR_IRQ		BIT(22)
+#define EM_TRBSR_TRG		BIT(21)
+#define EM_TRBSR_WRAP		BIT(20)
+#define EM_TRBSR_EA		BIT(18)
+#define EM_TRBSR_S		BIT(17)
+#define EM_TRBSR_MSS		GENMASK(15, 0)
+#define EM_TRBIDR_ALIGN		GENMASK(3, 0)
+#define EM_TRBIDR_P		BIT(4)
+#define EM_TRBIDR_F		BIT(5)
+#define EM_FM_FILL		0
+#define EM_FM_WRAP		1
+#define EM_FM_CIRCULAR		3
+#define EM_TM_STOP		0
+#define EM_TM_IRQ		1
+#define EM_TM_IGNORE		3
+#define EM_BSC_FILLED		1
+#define EM_BSC_TRIGGERED	2
+#define EM_EC_STAGE1_ABORT	0x24
+
+/**
+ * struct em_profile - an implementation shape: ID register values
+ * @name: profile name used by ete_model_create() and the module parameter
+ * @idr: TRCIDR0..TRCIDR13 (TRCIDR6/7 do not exist and stay 0)
+ * @devarch: TRCDEVARCH
+ * @trbidr: TRBIDR_EL1
+ * @claim_bits: number of claim tag bits
+ */
+struct em_profile {
+	const char *name;
+	u32 idr[EM_NR_IDR];
+	u32 devarch;
+	u64 trbidr;
+	unsigned int claim_bits;
+};
+
+/**
+ * struct em_log_entry - one logged violation
+ * @check: the rule (enum ete_model_check)
+ * @write: the access was a write
+ * @state: the programming state at the time
+ * @reg: register id or MMIO offset
+ * @val: the value written (0 for a read)
+ */
+struct em_log_entry {
+	u8 check;
+	u8 write;
+	u8 state;
+	u32 reg;
+	u64 val;
+};
+
+/**
+ * struct em_gen - trace generator state
+ * @seq: step counter of the synthetic program
+ * @need_sync: a non-periodic synchronization is due (enable, overflow)
+ * @since_sync: bytes emitted since the last A-Sync
+ * @emitted: bytes emitted in all
+ * @addr: current synthetic address
+ * @replay: replay stream (NULL for synthetic trace)
+ * @replay_len: length of @replay
+ * @replay_pos: bytes of @replay emitted
+ */
+struct em_gen {
+	unsigned int seq;
+	bool need_sync;
+	unsigned int since_sync;
+	unsigned int emitted;
+	u64 addr;
+	u8 *replay;
+	size_t replay_len;
+	size_t replay_pos;
+};
+
+/**
+ * struct em_unit - one PE's trace unit, TRBE and related PE registers
+ */
+struct em_unit {
+	raw_spinlock_t lock;
+	struct ete_model *model;
+	int cpu;
+	const struct em_profile *prof;
+	struct rnd_state rnd;
+	u64 trc[(ETE_REG_TRC_LAST + 4) / 4];
+
+	/* programming state machine */
+	enum ete_model_state state;
+	int delay;
+	int left;
+	bool csync_pending;
+	bool statr_unsync;
+	int pmstable_unknown;
+
+	/* PE registers and the external view */
+	bool oslk;
+	u64 trfcr;
+	u64 trfcr_eff;
+	bool prohibited;
+	bool sticky_pd;
+	bool swlock;
+	u32 pdcr;
+
+	/* TRBE */
+	u64 trblimitr;
+	u64 trbptr;
+	u64 trbbaser;
+	u64 trbsr;
+	u64 trbmar;
+	u64 trbtrg;
+	bool trig_seen;
+	u8 align_buf[256];
+	unsigned int align_len;
+
+	/* trace output */
+	u8 fifo[EM_FIFO_SIZE];
+	unsigned int fifo_len;
+	bool overflow;
+	struct em_gen gen;
+	unsigned int rate;
+	enum ete_model_fault fault;
+
+	/* violation log */
+	struct em_log_entry log[EM_LOG_SIZE];
+	unsigned int log_next;
+	unsigned int counts[EM_NR_CHECKS];
+
+	/* statistics */
+	unsigned long reads;
+	unsigned long writes;
+	unsigned long saves;
+	unsigned long restores;
+	unsigned long powerdowns;
+	unsigned long irqs;
+	unsigned long bytes_out;
+	unsigned long bytes_dropped;
+	bool pd_armed;
+
+	/* deferred work on the owning CPU */
+	struct hrtimer timer;
+	call_single_data_t csd;
+	atomic_t kick_busy;
+	bool dying;
+	bool timer_on;
+	bool irq_req;
+};
+
+/**
+ * struct ete_model - a model instance: one unit per possible CPU
+ * @prof: the profile all its units share
+ * @disabled: mask of checks switched off (mutation testing)
+ * @virq: Linux IRQ number of the TRBE PPI, 0 when not raising interrupts
+ * @autotick: units generate trace from their own per-CPU timer
+ * @units: per-CPU units, indexed by CPU number
+ */
+struct ete_model {
+	const struct em_profile *prof;
+	unsigned long disabled;
+	int virq;
+	bool autotick;
+	struct em_unit *units[NR_CPUS];
+};
+
+/* profile.c: implementation shapes and register value rules (pure) */
+const struct em_profile *em_profile_find(const char *name);
+const struct ete_reg_desc *em_reg_find(u32 id, unsigned int *idx);
+bool em_reg_implemented(const struct em_profile *p,
+			const struct ete_reg_desc *d, unsigned int idx);
+int em_reg_check(const struct em_profile *p, u32 reg, unsigned int idx,
+		 u64 val, u64 *wmask);
+u64 em_reg_wmask(const struct em_profile *p, u32 reg, unsigned int idx);
+const char *em_check_name(enum ete_model_check c);
+const char *em_state_name(enum ete_model_state s);
+
+/* unit.c: register file, state machine, log */
+u64 em_unknown(struct em_unit *u, u64 mask);
+void em_unit_reset(struct em_unit *u);
+u64 em_unit_read(struct em_unit *u, u32 reg, bool mmio);
+void em_unit_write(struct em_unit *u, u32 reg, u64 val, bool mmio);
+void em_unit_sync(struct em_unit *u, enum ete_sync what);
+void em_violation(struct em_unit *u, enum ete_model_check c, u32 reg,
+		  u64 val, bool write);
+bool em_unit_prohibited(const struct em_unit *u);
+void em_unit_post(struct em_unit *u);
+void em_unit_kick(struct em_unit *u);
+
+/* trbe.c: the trace buffer */
+u64 em_trbe_read(struct em_unit *u, u32 reg);
+void em_trbe_write(struct em_unit *u, u32 reg, u64 val);
+bool em_trbe_enabled(const struct em_unit *u);
+void em_trbe_output(struct em_unit *u, const u8 *buf, unsigned int len);
+void em_trbe_flush(struct em_unit *u);
+void em_trbe_reset(struct em_unit *u);
+void em_trbe_trigger(struct em_unit *u);
+
+/* gen.c: trace generation */
+void em_gen_start(struct em_unit *u);
+void em_gen_run(struct em_unit *u, unsigned int budget);
+void em_fifo_push(struct em_unit *u, const u8 *buf, unsigned int len);
+void em_fifo_drain(struct em_unit *u, unsigned int max);
+
+/* main.c: the timer and the interrupt */
+void em_unit_init_deferred(struct em_unit *u);
+void em_unit_stop_deferred(struct em_unit *u);
+
+#endif /* _ETE_MODEL_INTERNAL_H */

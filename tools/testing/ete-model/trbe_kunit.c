@@ -1,0 +1,663 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suites of the model's TRBE, trace output, external-debug view,
+ * power-down and interrupt.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/interrupt.h>
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/string.h>
+
+#include "model.h"
+#include "pkt.h"
+#include "test.h"
+
+#define EM_POLLS	64
+#define EM_GUARD	PAGE_SIZE
+
+static int em_rich_init(struct kunit *test)
+{
+	return em_test_init_profile(test, "rich");
+}
+
+static int em_minimal_init(struct kunit *test)
+{
+	return em_test_init_profile(test, "minimal");
+}
+
+static u64 em_base(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+
+	return (uintptr_t)t->buf + EM_GUARD;
+}
+
+/* A buffer of @pages between two guard pages, and the TRBE enabled on it */
+static void em_trbe_setup(struct kunit *test, unsigned int pages,
+			  unsigned int fm, unsigned int tm, u32 trg)
+{
+	struct em_test *t = test->priv;
+	u64 base;
+
+	t->buf = vzalloc((pages + 2) * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, t->buf);
+	base = em_base(test);
+	em_wr(test, ETE_TRBBASER_EL1, base);
+	em_wr(test, ETE_TRBPTR_EL1, base);
+	em_wr(test, ETE_TRBSR_EL1, 0);
+	em_wr(test, ETE_TRBMAR_EL1, 0);
+	em_wr(test, ETE_TRBTRG_EL1, trg);
+	em_wr(test, ETE_TRBLIMITR_EL1, (base + pages * PAGE_SIZE) |
+	      FIELD_PREP(EM_TRBLIMITR_FM, fm) |
+	      FIELD_PREP(EM_TRBLIMITR_TM, tm) | EM_TRBLIMITR_E);
+	em_isb(test);
+}
+
+/* Nothing outside [base, limit) was written */
+static void em_expect_guards(struct kunit *test, unsigned int pages)
+{
+	struct em_test *t = test->priv;
+
+	KUNIT_EXPECT_NULL(test, memchr_inv(t->buf, 0, EM_GUARD));
+	KUNIT_EXPECT_NULL(test, memchr_inv(t->buf + EM_GUARD +
+					   pages * PAGE_SIZE, 0, EM_GUARD));
+}
+
+static void em_run(struct kunit *test)
+{
+	em_wr(test, ETE_TRFCR_EL1, EM_TRFCR_E0TRE | EM_TRFCR_ExTRE);
+	em_isb(test);
+	em_wr(test, ETE_TRCCONFIGR, BIT(0));
+	em_wr(test, ETE_TRCTRACEIDR, 1);
+	em_wr(test, ETE_TRCSYNCPR, 0);
+	em_wr(test, ETE_TRCEVENTCTL0R, 0);
+	em_wr(test, ETE_TRCEVENTCTL1R, 0);
+	em_wr(test, ETE_TRCVICTLR, 1 | EM_VICTLR_SSSTATUS);
+	em_wr(test, ETE_TRCPRGCTLR, 1);
+	em_isb(test);
+	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_RUNNING, EM_POLLS));
+}
+
+static void em_tick(struct kunit *test, unsigned int bytes)
+{
+	struct em_test *t = test->priv;
+
+	ete_model_tick(t->m, t->cpu, bytes);
+}
+
+static u64 em_peek(struct kunit *test, u32 reg)
+{
+	struct em_test *t = test->priv;
+
+	return ete_model_peek(t->m, t->cpu, reg);
+}
+
+static unsigned int em_irqs(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+
+	return ete_model_irqs_raised(t->m, t->cpu);
+}
+
+/* ------------------------------------------------------------------ */
+/* TRBE modes, triggers, status                                       */
+/* ------------------------------------------------------------------ */
+
+static void trbe_fill_mode_stops_at_limit(struct kunit *test)
+{
+	u64 sr;
+
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_tick(test, 3 * PAGE_SIZE);
+	sr = em_peek(test, ETE_TRBSR_EL1);
+	KUNIT_EXPECT_TRUE(test, sr & EM_TRBSR_S);
+	KUNIT_EXPECT_TRUE(test, sr & EM_TRBSR_IRQ);
+	KUNIT_EXPECT_TRUE(test, sr & EM_TRBSR_WRAP);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(EM_TRBSR_MSS, sr), EM_BSC_FILLED);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(EM_TRBSR_EC, sr), 0ULL);
+	KUNIT_EXPECT_EQ(test, em_peek(test, ETE_TRBPTR_EL1), em_base(test));
+	KUNIT_EXPECT_EQ(test, em_irqs(test), 1U);
+	em_expect_guards(test, 1);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+}
+
+static void trbe_wrap_mode_continues_with_irq(struct kunit *test)
+{
+	u64 sr;
+
+	em_trbe_setup(test, 1, EM_FM_WRAP, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_tick(test, PAGE_SIZE + 100);
+	sr = em_peek(test, ETE_TRBSR_EL1);
+	KUNIT_EXPECT_FALSE(test, sr & EM_TRBSR_S);
+	KUNIT_EXPECT_TRUE(test, sr & EM_TRBSR_IRQ);
+	KUNIT_EXPECT_TRUE(test, sr & EM_TRBSR_WRAP);
+	KUNIT_EXPECT_GT(test, em_peek(test, ETE_TRBPTR_EL1), em_base(test));
+	em_expect_guards(test, 1);
+}
+
+static void trbe_circular_mode_wraps_silently(struct kunit *test)
+{
+	u64 sr;
+
+	em_trbe_setup(test, 1, EM_FM_CIRCULAR, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_tick(test, 3 * PAGE_SIZE);
+	sr = em_peek(test, ETE_TRBSR_EL1);
+	KUNIT_EXPECT_FALSE(test, sr & (EM_TRBSR_S | EM_TRBSR_IRQ));
+	KUNIT_EXPECT_TRUE(test, sr & EM_TRBSR_WRAP);
+	KUNIT_EXPECT_EQ(test, em_irqs(test), 0U);
+	em_expect_guards(test, 1);
+}
+
+/* Trigger 100 bytes into the buffer in mode @tm; return TRBSR_EL1 */
+static u64 em_trigger_after(struct kunit *test, unsigned int tm, u64 *at)
+{
+	struct em_test *t = test->priv;
+
+	em_trbe_setup(test, 2, EM_FM_FILL, tm, 100);
+	em_run(test);
+	em_tick(test, 64);
+	*at = em_peek(test, ETE_TRBPTR_EL1);
+	ete_model_trigger(t->m, t->cpu);
+	em_tick(test, 400);
+	return em_peek(test, ETE_TRBSR_EL1);
+}
+
+static void trbe_stop_on_trigger(struct kunit *test)
+{
+	u64 at, sr = em_trigger_after(test, EM_TM_STOP, &at);
+
+	KUNIT_EXPECT_TRUE(test, sr & EM_TRBSR_TRG);
+	KUNIT_EXPECT_TRUE(test, sr & EM_TRBSR_S);
+	KUNIT_EXPECT_TRUE(test, sr & EM_TRBSR_IRQ);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(EM_TRBSR_MSS, sr), EM_BSC_TRIGGERED);
+	KUNIT_EXPECT_EQ(test, em_peek(test, ETE_TRBPTR_EL1), at + 100);
+	KUNIT_EXPECT_EQ(test, em_peek(test, ETE_TRBTRG_EL1), 0ULL);
+}
+
+static void trbe_irq_on_trigger(struct kunit *test)
+{
+	u64 at, sr = em_trigger_after(test, EM_TM_IRQ, &at);
+
+	KUNIT_EXPECT_TRUE(test, sr & EM_TRBSR_TRG);
+	KUNIT_EXPECT_FALSE(test, sr & EM_TRBSR_S);
+	KUNIT_EXPECT_TRUE(test, sr & EM_TRBSR_IRQ);
+	KUNIT_EXPECT_GT(test, em_peek(test, ETE_TRBPTR_EL1), at + 100);
+}
+
+static void trbe_ignore_trigger(struct kunit *test)
+{
+	u64 at, sr = em_trigger_after(test, EM_TM_IGNORE, &at);
+
+	KUNIT_EXPECT_TRUE(test, sr & EM_TRBSR_TRG);
+	KUNIT_EXPECT_FALSE(test, sr & (EM_TRBSR_S | EM_TRBSR_IRQ));
+	KUNIT_EXPECT_EQ(test, em_irqs(test), 0U);
+}
+
+void em_sc_trbe_en(struct kunit *test)
+{
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_wr(test, ETE_TRBPTR_EL1, em_base(test) + 64);
+}
+
+static void trbe_write_while_enabled(struct kunit *test)
+{
+	em_sc_trbe_en(test);
+	em_wr(test, ETE_TRBLIMITR_EL1, em_peek(test, ETE_TRBLIMITR_EL1) |
+	      FIELD_PREP(EM_TRBLIMITR_FM, EM_FM_WRAP));
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_TRBE_EN), 2U);
+}
+
+static void trbe_write_while_disabled(struct kunit *test)
+{
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_wr(test, ETE_TRBLIMITR_EL1, em_peek(test, ETE_TRBLIMITR_EL1) &
+	      ~EM_TRBLIMITR_E);			/* clearing E is allowed */
+	em_wr(test, ETE_TRBPTR_EL1, em_base(test) + 64);
+	em_wr(test, ETE_TRBSR_EL1, 0);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+}
+
+void em_sc_trbe_ptr(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+	u64 base;
+
+	t->buf = vzalloc(3 * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, t->buf);
+	base = em_base(test);
+	em_wr(test, ETE_TRBBASER_EL1, base);
+	em_wr(test, ETE_TRBPTR_EL1, base + PAGE_SIZE);	/* at the limit */
+	em_wr(test, ETE_TRBLIMITR_EL1, (base + PAGE_SIZE) | EM_TRBLIMITR_E);
+}
+
+static void trbe_enable_with_bad_pointers(struct kunit *test)
+{
+	em_sc_trbe_ptr(test);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_TRBE_PTR), 1U);
+	em_run(test);
+	em_tick(test, 256);
+	em_expect_guards(test, 1);
+}
+
+static void trbe_buffer_abort(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+	u64 sr;
+
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	ete_model_set_fault(t->m, t->cpu, EM_FAULT_ABORT);
+	em_run(test);
+	em_tick(test, 256);
+	sr = em_peek(test, ETE_TRBSR_EL1);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(EM_TRBSR_EC, sr),
+			(u64)EM_EC_STAGE1_ABORT);
+	KUNIT_EXPECT_TRUE(test, sr & EM_TRBSR_S);
+	KUNIT_EXPECT_TRUE(test, sr & EM_TRBSR_IRQ);
+	KUNIT_EXPECT_NULL(test, memchr_inv(t->buf, 0, 3 * PAGE_SIZE));
+}
+
+static void trbe_stopped_discards(struct kunit *test)
+{
+	u64 ptr;
+
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_wr(test, ETE_TRBLIMITR_EL1, 0);
+	em_wr(test, ETE_TRBSR_EL1, EM_TRBSR_S);
+	em_wr(test, ETE_TRBLIMITR_EL1, (em_base(test) + PAGE_SIZE) |
+	      EM_TRBLIMITR_E);
+	em_run(test);
+	ptr = em_peek(test, ETE_TRBPTR_EL1);
+	em_tick(test, 512);
+	KUNIT_EXPECT_EQ(test, em_peek(test, ETE_TRBPTR_EL1), ptr);
+	em_expect_guards(test, 1);
+}
+
+static void rlgvcx_trbe_disabled_gets_nothing(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_wr(test, ETE_TRBLIMITR_EL1, 0);
+	em_run(test);
+	em_tick(test, 512);
+	KUNIT_EXPECT_NULL(test, memchr_inv(t->buf, 0, 3 * PAGE_SIZE));
+}
+
+static void replay_emits_bytes_unchanged(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+	u8 bytes[100];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bytes); i++)
+		bytes[i] = i * 7 + 3;
+	KUNIT_ASSERT_EQ(test, ete_model_replay(t->m, t->cpu, bytes,
+					       sizeof(bytes)), 0);
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_tick(test, 1000);
+	KUNIT_EXPECT_EQ(test, memcmp(t->buf + EM_GUARD, bytes, sizeof(bytes)),
+			0);
+	KUNIT_EXPECT_EQ(test, em_peek(test, ETE_TRBPTR_EL1),
+			em_base(test) + sizeof(bytes));
+}
+
+static struct kunit_case em_trbe_cases[] = {
+	KUNIT_CASE(trbe_fill_mode_stops_at_limit),
+	KUNIT_CASE(trbe_wrap_mode_continues_with_irq),
+	KUNIT_CASE(trbe_circular_mode_wraps_silently),
+	KUNIT_CASE(trbe_stop_on_trigger),
+	KUNIT_CASE(trbe_irq_on_trigger),
+	KUNIT_CASE(trbe_ignore_trigger),
+	KUNIT_CASE(trbe_write_while_enabled),
+	KUNIT_CASE(trbe_write_while_disabled),
+	KUNIT_CASE(trbe_enable_with_bad_pointers),
+	KUNIT_CASE(trbe_buffer_abort),
+	KUNIT_CASE(trbe_stopped_discards),
+	KUNIT_CASE(rlgvcx_trbe_disabled_gets_nothing),
+	KUNIT_CASE(replay_emits_bytes_unchanged),
+	{}
+};
+
+static struct kunit_suite em_trbe_suite = {
+	.name = "ete_model_trbe",
+	.init = em_minimal_init,
+	.exit = em_test_exit,
+	.test_cases = em_trbe_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* Trace output                                                       */
+/* ------------------------------------------------------------------ */
+
+static bool em_is_async(const u8 *p)
+{
+	u8 async[EM_PKT_ASYNC_LEN];
+
+	em_pkt_async(async);
+	return !memcmp(p, async, sizeof(async));
+}
+
+static void rttljc_trace_starts_with_sync(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+	const u8 *p;
+
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_tick(test, 256);
+	p = t->buf + EM_GUARD;
+	/* A-Sync, Trace Info (INFO section, 0), Trace On, Context */
+	KUNIT_EXPECT_TRUE(test, em_is_async(p));
+	KUNIT_EXPECT_EQ(test, p[12], 0x01);
+	KUNIT_EXPECT_EQ(test, p[13], 0x01);
+	KUNIT_EXPECT_EQ(test, p[14], 0x00);
+	KUNIT_EXPECT_EQ(test, p[15], 0x04);
+	KUNIT_EXPECT_EQ(test, p[16], 0x81);
+}
+
+static void rqhhsy_periodic_async_per_syncpr(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+	unsigned int i, n = 0, len;
+
+	em_trbe_setup(test, 2, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_wr(test, ETE_TRCPRGCTLR, 0);
+	em_isb(test);
+	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_IDLE, EM_POLLS));
+	em_wr(test, ETE_TRCSYNCPR, 8);			/* every 256 bytes */
+	em_wr(test, ETE_TRCPRGCTLR, 1);
+	em_isb(test);
+	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_RUNNING, EM_POLLS));
+	em_tick(test, 4096);
+	len = em_peek(test, ETE_TRBPTR_EL1) - em_base(test);
+	for (i = 0; i + EM_PKT_ASYNC_LEN <= len; i++)
+		n += em_is_async(t->buf + EM_GUARD + i);
+	KUNIT_EXPECT_GE(test, n, len / 300);
+}
+
+static void rmtlfh_viewinst_inactive_no_trace(struct kunit *test)
+{
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_wr(test, ETE_TRCPRGCTLR, 0);
+	em_isb(test);
+	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_IDLE, EM_POLLS));
+	em_wr(test, ETE_TRCVICTLR, EM_VICTLR_SSSTATUS);	/* selector 0: FALSE */
+	em_wr(test, ETE_TRCPRGCTLR, 1);
+	em_isb(test);
+	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_RUNNING, EM_POLLS));
+	em_tick(test, 1024);
+	KUNIT_EXPECT_EQ(test, em_peek(test, ETE_TRBPTR_EL1), em_base(test));
+}
+
+static void rkbffq_prohibited_no_trace(struct kunit *test)
+{
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_wr(test, ETE_TRFCR_EL1, 0);
+	em_isb(test);
+	em_tick(test, 1024);
+	KUNIT_EXPECT_EQ(test, em_peek(test, ETE_TRBPTR_EL1), em_base(test));
+}
+
+static bool em_find(const u8 *hay, size_t len, const u8 *needle, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + n <= len; i++)
+		if (!memcmp(hay + i, needle, n))
+			return true;
+	return false;
+}
+
+static void rlddlp_overflow_emits_overflow_packet(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+	static const u8 want[] = { 0x00, 0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+				   0, 0, 0x80 };
+
+	em_trbe_setup(test, 4, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	ete_model_set_fault(t->m, t->cpu, EM_FAULT_SLOW_DRAIN);
+	em_tick(test, 2048);
+	ete_model_set_fault(t->m, t->cpu, EM_FAULT_NONE);
+	em_tick(test, 256);
+	/* RDQBDH: Overflow, then an A-Sync first */
+	KUNIT_EXPECT_TRUE(test, em_find(t->buf + EM_GUARD, 4 * PAGE_SIZE,
+					want, sizeof(want)));
+}
+
+static struct kunit_case em_trace_cases[] = {
+	KUNIT_CASE(rttljc_trace_starts_with_sync),
+	KUNIT_CASE(rqhhsy_periodic_async_per_syncpr),
+	KUNIT_CASE(rmtlfh_viewinst_inactive_no_trace),
+	KUNIT_CASE(rkbffq_prohibited_no_trace),
+	KUNIT_CASE(rlddlp_overflow_emits_overflow_packet),
+	{}
+};
+
+static struct kunit_suite em_trace_suite = {
+	.name = "ete_model_trace",
+	.init = em_minimal_init,
+	.exit = em_test_exit,
+	.test_cases = em_trace_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* External-debug view and power-down                                 */
+/* ------------------------------------------------------------------ */
+
+static void *em_ctx(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+
+	return ete_model_mmio_ctx(t->m, t->cpu);
+}
+
+static void rvqwly_64bit_register_access(struct kunit *test)
+{
+	void *c = em_ctx(test);
+
+	ete_model_mmio_ops.write64(c, ETE_TRCACVR_N(0), 0x1122334455667788);
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCACVR_N(0)),
+			0x55667788U);
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCACVR_N(0) + 4),
+			0x11223344U);
+	ete_model_mmio_ops.write32(c, ETE_TRCACVR_N(0) + 4, 0xaabbccdd);
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read64(c, ETE_TRCACVR_N(0)),
+			0xaabbccdd55667788ULL);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+}
+
+void em_sc_rkydtq(struct kunit *test)
+{
+	ete_model_mmio_ops.read32(em_ctx(test), ETE_TRCTRACEIDR + 2);
+}
+
+static void rkydtq_unsupported_sizes(struct kunit *test)
+{
+	void *c = em_ctx(test);
+
+	em_sc_rkydtq(test);
+	ete_model_mmio_ops.read64(c, ETE_TRCTRACEIDR);	/* 32-bit register */
+	ete_model_mmio_ops.write64(c, ETE_TRCACVR_N(0) + 4, 0);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_RKYDTQ), 3U);
+}
+
+void em_sc_swlock(struct kunit *test)
+{
+	void *c = em_ctx(test);
+
+	ete_model_mmio_ops.write32(c, ETE_TRCLAR, 0);	/* lock */
+	ete_model_mmio_ops.write32(c, ETE_TRCTRACEIDR, 5);
+}
+
+static void swlock_blocks_external_writes(struct kunit *test)
+{
+	void *c = em_ctx(test);
+
+	em_wr(test, ETE_TRCTRACEIDR, 1);
+	em_sc_swlock(test);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_SWLOCK), 1U);
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCLSR), 3U);
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCTRACEIDR),
+			1U);
+	ete_model_mmio_ops.write32(c, ETE_TRCLAR, EM_LAR_KEY);
+	ete_model_mmio_ops.write32(c, ETE_TRCTRACEIDR, 5);
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCTRACEIDR),
+			5U);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_SWLOCK), 1U);
+}
+
+static void ilfbbp_external_oslar_is_pe_os_lock(struct kunit *test)
+{
+	void *c = em_ctx(test);
+
+	ete_model_mmio_ops.write32(c, ETE_TRCOSLAR, 1);
+	KUNIT_EXPECT_EQ(test, em_rd(test, ETE_OSLSR_EL1) & EM_OSLSR_OSLK,
+			(u64)EM_OSLSR_OSLK);
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCOSLSR),
+			0xaU);
+	ete_model_mmio_ops.write32(c, ETE_TRCOSLAR, 0);
+	KUNIT_EXPECT_EQ(test, em_rd(test, ETE_OSLSR_EL1), 0x8ULL);
+}
+
+static void rdyrzc_external_polling_needs_no_isb(struct kunit *test)
+{
+	void *c = em_ctx(test);
+	int i;
+
+	ete_model_mmio_ops.write32(c, ETE_TRCPRGCTLR, 1);
+	for (i = 0; i < EM_POLLS; i++)
+		if (!(ete_model_mmio_ops.read32(c, ETE_TRCSTATR) & EM_STATR_IDLE))
+			break;
+	KUNIT_EXPECT_EQ(test, em_state(test), EM_RUNNING);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+}
+
+static void rfqmxq_power_down_loses_state(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+	void *c = em_ctx(test);
+
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCPDSR), 1U);
+	em_wr(test, ETE_TRFCR_EL1, EM_TRFCR_E0TRE | EM_TRFCR_ExTRE);
+	em_isb(test);
+	em_wr(test, ETE_TRCVICTLR, 1 | EM_VICTLR_SSSTATUS);
+	em_wr(test, ETE_TRCPRGCTLR, 1);
+	em_isb(test);
+	ete_model_power_down(t->m, t->cpu);
+	KUNIT_EXPECT_EQ(test, em_state(test), EM_IDLE);
+	KUNIT_EXPECT_EQ(test, em_rd(test, ETE_TRCPRGCTLR), 0ULL);
+	KUNIT_EXPECT_FALSE(test, em_rd(test, ETE_TRBLIMITR_EL1) &
+			   EM_TRBLIMITR_E);
+	/* STICKYPD is set, and cleared by the read */
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCPDSR), 3U);
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCPDSR), 1U);
+}
+
+static struct kunit_case em_mmio_cases[] = {
+	KUNIT_CASE(rvqwly_64bit_register_access),
+	KUNIT_CASE(rkydtq_unsupported_sizes),
+	KUNIT_CASE(swlock_blocks_external_writes),
+	KUNIT_CASE(ilfbbp_external_oslar_is_pe_os_lock),
+	KUNIT_CASE(rdyrzc_external_polling_needs_no_isb),
+	KUNIT_CASE(rfqmxq_power_down_loses_state),
+	{}
+};
+
+static struct kunit_suite em_mmio_suite = {
+	.name = "ete_model_mmio",
+	.init = em_rich_init,
+	.exit = em_test_exit,
+	.test_cases = em_mmio_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* The TRBE interrupt through the GIC                                 */
+/* ------------------------------------------------------------------ */
+
+struct em_irq_seen {
+	struct ete_model *m;
+	int cpu;
+	bool hardirq;
+	unsigned int count;
+};
+
+static DEFINE_PER_CPU(struct em_irq_seen *, em_irq_cookie);
+
+static irqreturn_t em_test_irq(int irq, void *dev)
+{
+	struct em_irq_seen *seen = *(struct em_irq_seen **)dev;
+	struct ete_access acc = {
+		.ops = &ete_model_sysreg_ops,
+		.local = true,
+	};
+
+	if (!seen)
+		return IRQ_NONE;
+	acc.priv = seen->m;
+	acc.cpu = smp_processor_id();
+	if (!(ete_read(&acc, ETE_TRBSR_EL1) & EM_TRBSR_IRQ))
+		return IRQ_NONE;
+	seen->hardirq = in_hardirq();
+	WRITE_ONCE(seen->count, seen->count + 1);
+	/* the handler's duty: disable, then clear the status */
+	ete_write(&acc, ETE_TRBLIMITR_EL1, 0);
+	ete_write(&acc, ETE_TRBSR_EL1, 0);
+	return IRQ_HANDLED;
+}
+
+static void trbe_irq_handler_runs_in_hard_irq(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+	struct em_irq_seen seen = { .m = t->m, .cpu = t->cpu };
+	int virq = ete_model_trbe_virq(), ret, i;
+
+	if (!virq)
+		kunit_skip(test, "no TRBE node in the devicetree");
+	ret = request_percpu_irq(virq, em_test_irq, "ete_model_kunit",
+				 &em_irq_cookie);
+	if (ret)
+		kunit_skip(test, "TRBE IRQ busy (%d)", ret);
+	ete_model_set_irq(t->m, virq, false);
+	preempt_disable();
+	*this_cpu_ptr(&em_irq_cookie) = &seen;
+	enable_percpu_irq(virq, IRQ_TYPE_NONE);
+	preempt_enable();
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_tick(test, 2 * PAGE_SIZE);
+	for (i = 0; i < 100 && !READ_ONCE(seen.count); i++)
+		usleep_range(1000, 2000);
+	preempt_disable();
+	disable_percpu_irq(virq);
+	*this_cpu_ptr(&em_irq_cookie) = NULL;
+	preempt_enable();
+	free_percpu_irq(virq, &em_irq_cookie);
+	KUNIT_EXPECT_EQ(test, seen.count, 1U);
+	KUNIT_EXPECT_TRUE(test, seen.hardirq);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+}
+
+static struct kunit_case em_irq_cases[] = {
+	KUNIT_CASE(trbe_irq_handler_runs_in_hard_irq),
+	{}
+};
+
+static struct kunit_suite em_irq_suite = {
+	.name = "ete_model_irq",
+	.init = em_minimal_init,
+	.exit = em_test_exit,
+	.test_cases = em_irq_cases,
+};
+
+kunit_test_suites(&em_trbe_suite, &em_trace_suite, &em_mmio_suite,
+		  &em_irq_suite);

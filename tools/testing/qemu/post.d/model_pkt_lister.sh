@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host-side acceptance of the ETE model's trace (Documentation/model.rst):
+# the VM step model_capture (manifest.d/20-model.list) left the bytes the
+# model's TRBE wrote (model_capture.bin) and the trace unit's registers
+# (model_capture.ini) in each run folder.  Build an OpenCSD snapshot of
+# them and check that trc_pkt_lister lists every byte as known packets,
+# with no error, and with the packet kinds the generator must emit.
+#
+# Usage: model_pkt_lister.sh BUILD_DIR RUN...   (RUN: el1, el2); prints TAP.
+set -uo pipefail
+
+build=${1:?usage: $0 BUILD_DIR RUN...}
+shift
+runs=("$@")
+want_kinds="I_ASYNC I_TRACE_INFO I_TRACE_ON I_CTXT I_ADDR_L_64IS0 I_ATOM_F1 I_TIMESTAMP"
+bad_re='OCSD_ERR|I_RESERVED|I_BAD_SEQUENCE|I_INCOMPLETE_EOT|I_NOTSYNC|UNKNOWN|Unknown'
+n=0
+
+tap() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
+}
+
+# snapshot DIR BIN INI: an OpenCSD snapshot of one raw ETE byte stream
+snapshot() {
+	local dir=$1 bin=$2 ini=$3
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$bin" "$dir/trace.bin"
+	cp "$ini" "$dir/ETE_0.ini"
+	printf '[snapshot]\nversion=1.0\ndescription=ete_model self-capture\n\n[device_list]\ndevice0=cpu_0.ini\ndevice1=ETE_0.ini\n\n[trace]\nmetadata=trace.ini\n' >"$dir/snapshot.ini"
+	printf '[device]\nname=cpu_0\nclass=core\ntype=ARM-AA64\n\n[regs]\nPC(size:64)=0x0\n' >"$dir/cpu_0.ini"
+	printf '[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=ETB_0\nfile=trace.bin\nformat=source_data\n\n[source_buffers]\nETE_0=ETB_0\n\n[core_trace_sources]\ncpu_0=ETE_0\n' >"$dir/trace.ini"
+}
+
+# lister DIR: list the snapshot, output in DIR/list.txt; 0 if it is clean
+lister_clean() {
+	local dir=$1 size
+	size=$(stat -c %s "$dir/trace.bin")
+	(cd "$dir" && trc_pkt_lister -ss_dir "$dir" -logstdout >list.txt 2>&1) || return 1
+	grep -Eq "$bad_re" "$dir/list.txt" && return 1
+	grep -q "Trace buffer done, processed $size bytes" "$dir/list.txt"
+}
+
+echo "TAP version 13"
+echo "1..$((1 + 4 * ${#runs[@]}))"
+
+if ! command -v trc_pkt_lister >/dev/null; then
+	for i in $(seq $((1 + 4 * ${#runs[@]}))); do
+		echo "ok $i # SKIP trc_pkt_lister (libopencsd-bin) not installed"
+	done
+	exit 0
+fi
+
+for run in "${runs[@]}"; do
+	dir=$build/runs/$run
+	bin=$dir/model_capture.bin
+	ini=$dir/model_capture.ini
+	snap=$dir/model_snapshot
+	[ -s "$bin" ] && [ -s "$ini" ]
+	tap $? "$run: the VM left a model capture"
+	if [ ! -s "$bin" ]; then
+		for t in "no errors or unknown packets" "every packet kind" "periodic A-Sync"; do
+			tap 1 "$run: $t (no capture)"
+		done
+		continue
+	fi
+	snapshot "$snap" "$bin" "$ini"
+	lister_clean "$snap"
+	rc=$?
+	tap $rc "$run: trc_pkt_lister lists $(stat -c %s "$bin") bytes with no errors or unknown packets"
+	[ $rc = 0 ] || grep -E "$bad_re" "$snap/list.txt" | head -5 | sed 's/^/# /'
+	missing=
+	for k in $want_kinds; do
+		grep -q "	$k :" "$snap/list.txt" || missing="$missing $k"
+	done
+	[ -z "$missing" ]
+	tap $? "$run: packets $want_kinds all present${missing:+ (missing:$missing)}"
+	asyncs=$(grep -c "	I_ASYNC :" "$snap/list.txt")
+	[ "$asyncs" -ge 4 ]
+	tap $? "$run: periodic A-Sync per TRCSYNCPR ($asyncs found)"
+done
+
+# The check can fail: a reserved header (0x08) in the stream must be seen.
+first=${runs[0]:-el1}
+if [ -s "$build/runs/$first/model_capture.bin" ]; then
+	snap=$build/runs/$first/model_snapshot_corrupt
+	snapshot "$snap" "$build/runs/$first/model_capture.bin" \
+		"$build/runs/$first/model_capture.ini"
+	printf '\x08' | dd of="$snap/trace.bin" bs=1 seek=12 conv=notrunc status=none
+	! lister_clean "$snap"
+	tap $? "self-test: a corrupted copy of the capture is rejected"
+else
+	tap 1 "self-test: a corrupted copy of the capture is rejected (no capture)"
+fi
