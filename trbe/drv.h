@@ -113,6 +113,8 @@ struct trbe_buf {
  * @lost_tail: stream position below which data is gone
  * @win: the window the TRBE is armed with (fill mode)
  * @armed: the TRBE is enabled
+ * @trg_fresh: the next arm loads TRBTRG (the first of a session)
+ * @trg_hit: the trigger event happened in this session
  * @gap_pending: the next arm records a gap of this reason (0: none)
  * @wq: readers and pollers wait here
  * @rearm: re-arms a fill-mode TRBE waiting for the reader
@@ -142,6 +144,8 @@ struct trbe_cpu {
 	u64 lost_tail;
 	struct trbe_window win;
 	bool armed;
+	bool trg_fresh;
+	bool trg_hit;
 	u32 gap_pending;
 	wait_queue_head_t wq;
 	struct delayed_work rearm;

@@ -80,7 +80,7 @@ static void trbe_flush_start(struct trbe_cpu *tc);
  * woken at the watermark); 0 publishes only when the TRBE stops, on read
  * and on SNAPSHOT.
  */
-static unsigned int trbe_flush_us = 1000;
+static unsigned int trbe_flush_us = 5000;
 module_param_named(flush_us, trbe_flush_us, uint, 0644);
 MODULE_PARM_DESC(flush_us, "fill mode: publish period in microseconds (0: off)");
 
@@ -106,8 +106,13 @@ static void trbe_enable_local(struct trbe_cpu *tc, u64 base, u64 ptr,
 	ete_write(acc, ETE_TRBBASER_EL1,
 		  trbe_baser_value(trbe_addr(tc, base, base)));
 	ete_write(acc, ETE_TRBPTR_EL1, trbe_ptr_value(trbe_addr(tc, base, ptr)));
-	ete_write(acc, ETE_TRBTRG_EL1, trbe_trg_value(tc->cfg.trig_count));
-	ete_write(acc, ETE_TRBSR_EL1, 0);
+	/* The trigger counter runs on across re-arms within a session */
+	if (tc->trg_fresh)
+		ete_write(acc, ETE_TRBTRG_EL1,
+			  trbe_trg_value(tc->cfg.trig_count));
+	tc->trg_fresh = false;
+	/* Keep TRG once the trigger event happened: it happens once */
+	ete_write(acc, ETE_TRBSR_EL1, tc->trg_hit ? TRBE_SR_TRG : 0);
 	ete_write(acc, ETE_TRBLIMITR_EL1, limitr);
 	ete_sync(acc, ETE_SYNC_ISB);
 	/* 2038923: a second context synchronization after enabling */
@@ -134,21 +139,29 @@ static u64 trbe_ptr_pos(struct trbe_cpu *tc, bool wrapped)
 }
 
 /*
- * The reader is behind and the policy is "drop": give up the oldest
- * unconsumed data, a watermark's worth, counted exactly, and a gap.
+ * Policy "drop" and less than a watermark of room: give up the oldest
+ * unconsumed data, counted exactly, with a gap, so that the TRBE keeps
+ * going.  Returns 0 with tc->win set, or @ret when dropping cannot help.
  */
-static int trbe_drop_for_window(struct trbe_cpu *tc, u64 tail)
+static int trbe_drop_for_window(struct trbe_cpu *tc, u64 tail, int ret)
 {
 	struct ete_trbe_mmap_page *hdr = tc->buf->hdr;
 	u64 new_tail = trbe_drop_tail(&tc->geom, tc->head, tail);
 
 	if (new_tail == tail)
-		return -ENOSPC;
+		return ret;
 	hdr->lost_bytes += new_tail - tail;
 	trbe_stream_gap(tc, new_tail, new_tail - tail, ETE_TRBE_GAP_DROPPED);
 	tc->lost_tail = new_tail;
 	WRITE_ONCE(hdr->data_lost_tail, new_tail);
 	return trbe_fill_window(&tc->geom, tc->head, new_tail, &tc->win);
+}
+
+/* Room the window @w gives, under a watermark: the reader is behind */
+static bool trbe_window_short(const struct trbe_cpu *tc, int ret,
+			      const struct trbe_window *w)
+{
+	return ret == -ENOSPC || w->limit - w->ptr < tc->geom.wmark;
 }
 
 /*
@@ -207,8 +220,9 @@ bool trbe_arm_local(struct trbe_cpu *tc)
 		return true;
 	}
 	ret = trbe_fill_window(&tc->geom, tc->head, tail, &tc->win);
-	if (ret == -ENOSPC && tc->cfg.policy == TRBE_POLICY_DROP)
-		ret = trbe_drop_for_window(tc, tail);
+	if (tc->cfg.policy == TRBE_POLICY_DROP &&
+	    trbe_window_short(tc, ret, &tc->win))
+		ret = trbe_drop_for_window(tc, tail, ret);
 	if (ret) {
 		if (!tc->gap_pending)
 			tc->gap_pending = ETE_TRBE_GAP_STOPPED;
@@ -230,14 +244,32 @@ bool trbe_arm_local(struct trbe_cpu *tc)
 }
 
 /*
- * Fill mode, running: publish what the TRBE wrote so far and, when the
- * room ahead of it is under a watermark and the reader has freed more,
- * move the limit on.  The TRBE then stops only when the reader is behind.
+ * Should the flush move the limit on?  When the room ahead of the TRBE is
+ * under a watermark and either the reader has freed more, or the policy is
+ * "drop" (which makes room).  Only then: on cores with 2119858/2139208 each
+ * re-arm costs a padded page start.
+ */
+static bool trbe_flush_rearm(struct trbe_cpu *tc)
+{
+	struct trbe_window w;
+	int ret;
+
+	if (tc->win.limit - tc->head >= tc->geom.wmark)
+		return false;
+	if (tc->cfg.policy == TRBE_POLICY_DROP)
+		return true;
+	ret = trbe_fill_window(&tc->geom, tc->head, trbe_stream_tail(tc), &w);
+	return !ret && w.limit > tc->win.limit;
+}
+
+/*
+ * Fill mode, running: publish what the TRBE wrote so far and move the
+ * limit on (trbe_flush_rearm()).  The TRBE then stops only when the
+ * reader is behind.
  */
 static void trbe_flush_local(struct trbe_cpu *tc)
 {
 	u64 trfcr = trbe_prohibit_local(&tc->acc);
-	struct trbe_window w;
 	u64 sr;
 
 	trbe_drain_local(tc);
@@ -245,10 +277,7 @@ static void trbe_flush_local(struct trbe_cpu *tc)
 	/* An event is pending: the interrupt handler takes it from here */
 	if (!(sr & (TRBE_SR_IRQ | TRBE_SR_S))) {
 		trbe_stream_publish(tc, trbe_ptr_pos(tc, false));
-		if (tc->win.limit - tc->head < tc->geom.wmark &&
-		    !trbe_fill_window(&tc->geom, tc->head,
-				      trbe_stream_tail(tc), &w) &&
-		    w.limit > tc->win.limit) {
+		if (trbe_flush_rearm(tc)) {
 			trbe_disable_local(tc);
 			trbe_arm_local(tc);
 		}
@@ -376,10 +405,14 @@ static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
 		trbe_stream_publish(tc, head);
 	else
 		trbe_publish_lap(tc, head, st->wrapped);
-	if (st->triggered && hdr->trigger_offset == ETE_TRBE_LOST_UNKNOWN)
+	if (st->triggered && !tc->trg_hit) {
+		tc->trg_hit = true;
 		hdr->trigger_offset = head;
+	}
 	switch (st->action) {
 	case TRBE_ACT_FULL:
+		/* What came while it was stopped is gone: a gap at the restart */
+		tc->gap_pending = ETE_TRBE_GAP_STOPPED;
 		trbe_arm_local(tc);
 		break;
 	case TRBE_ACT_TRIG_STOP:

@@ -72,6 +72,8 @@ static int trbe_sink_start_local(void *priv, int cpu)
 	hdr->last_error = 0;
 	hdr->last_status = 0;
 	hdr->trigger_offset = ETE_TRBE_LOST_UNKNOWN;
+	tc->trg_fresh = true;
+	tc->trg_hit = false;
 	/* A new session is not the continuation of the last one */
 	tc->gap_pending = tc->head ? ETE_TRBE_GAP_SESSION : 0;
 	trbe_stream_set_state(tc, ETE_TRBE_STATE_RUNNING);

@@ -83,15 +83,15 @@ FIXTURE_TEARDOWN(trbe_dev)
 
 TEST_F(trbe_dev, header_page_describes_buffer)
 {
-	EXPECT_EQ(ETE_TRBE_ABI_VERSION, self->hdr->version);
+	EXPECT_EQ((__u64)ETE_TRBE_ABI_VERSION, self->hdr->version);
 	EXPECT_EQ(sizeof(struct ete_trbe_mmap_page), self->hdr->hdr_size);
 	EXPECT_EQ((unsigned long)self->page, self->hdr->data_offset);
 	EXPECT_EQ(sysfs_read_num("buffer_size"), (long long)self->size);
-	EXPECT_EQ(0, self->hdr->data_head);
-	EXPECT_EQ(0, self->hdr->data_tail);
-	EXPECT_EQ(ETE_TRBE_STATE_IDLE, self->hdr->state);
-	EXPECT_EQ(0, self->hdr->gap_count);
-	EXPECT_EQ(0, self->hdr->lost_bytes);
+	EXPECT_EQ((__u64)0, self->hdr->data_head);
+	EXPECT_EQ((__u64)0, self->hdr->data_tail);
+	EXPECT_EQ((__u64)ETE_TRBE_STATE_IDLE, self->hdr->state);
+	EXPECT_EQ((__u64)0, self->hdr->gap_count);
+	EXPECT_EQ((__u64)0, self->hdr->lost_bytes);
 }
 
 TEST_F(trbe_dev, data_pages_zeroed_read_only)
@@ -104,7 +104,7 @@ TEST_F(trbe_dev, data_pages_zeroed_read_only)
 	ASSERT_NE(MAP_FAILED, d);
 	for (i = 0; i < self->size; i++)
 		nonzero += d[i] != 0;
-	EXPECT_EQ(0, nonzero);
+	EXPECT_EQ((__u64)0, nonzero);
 	/* Read-only for ever: no upgrade by mprotect */
 	EXPECT_EQ(-1, mprotect((void *)d, self->size, PROT_READ | PROT_WRITE));
 	EXPECT_EQ(EACCES, errno);
@@ -201,10 +201,10 @@ TEST_F(trbe_dev, status_ioctl)
 
 	memset(&st, 0xff, sizeof(st));
 	ASSERT_EQ(0, ioctl(self->fd, ETE_TRBE_IOC_STATUS, &st));
-	EXPECT_EQ(ETE_TRBE_STATE_IDLE, st.state);
+	EXPECT_EQ((__u64)ETE_TRBE_STATE_IDLE, st.state);
 	EXPECT_EQ(0, st.last_error);
 	EXPECT_EQ(self->size, st.data_size);
-	EXPECT_EQ(0, st.data_head);
+	EXPECT_EQ((__u64)0, st.data_head);
 	EXPECT_EQ(sysfs_read_num("present"), st.present);
 	EXPECT_EQ(-1, ioctl(self->fd, ETE_TRBE_IOC_STATUS, NULL));
 	EXPECT_EQ(EFAULT, errno);
@@ -221,7 +221,7 @@ TEST_F(trbe_dev, bad_ioctls_fail_cleanly)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, ioctl(self->fd, ETE_TRBE_IOC_SNAPSHOT));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(ETE_TRBE_STATE_IDLE, self->hdr->state);
+	EXPECT_EQ((__u64)ETE_TRBE_STATE_IDLE, self->hdr->state);
 }
 
 TEST_F(trbe_dev, start_without_trbe_enodev)
@@ -230,7 +230,7 @@ TEST_F(trbe_dev, start_without_trbe_enodev)
 		SKIP(return, "cpu0 has a TRBE: covered by trbe_model_test");
 	EXPECT_EQ(-1, ioctl(self->fd, ETE_TRBE_IOC_START));
 	EXPECT_EQ(ENODEV, errno);
-	EXPECT_EQ(ETE_TRBE_STATE_IDLE, self->hdr->state);
+	EXPECT_EQ((__u64)ETE_TRBE_STATE_IDLE, self->hdr->state);
 }
 
 TEST_F(trbe_dev, geometry_busy_while_open)
@@ -254,8 +254,8 @@ TEST(abi_example_consumer)
 	size_t n = 0;
 
 	ASSERT_EQ(0, trbe_consumer_open(&c, DEV));
-	EXPECT_EQ(0, trbe_consumer_drain(&c, count_bytes, &n));
-	EXPECT_EQ(0, n);
+	EXPECT_EQ((__u64)0, trbe_consumer_drain(&c, count_bytes, &n));
+	EXPECT_EQ((__u64)0, n);
 	EXPECT_EQ(0, c.data[0]);
 	trbe_consumer_close(&c);
 }
@@ -286,7 +286,7 @@ TEST(buffer_size_applies_at_next_open)
 
 	ASSERT_EQ(0, sysfs_write("buffer_size", "0x10000"));
 	ASSERT_EQ(0, trbe_consumer_open(&c, DEV));
-	EXPECT_EQ(0x10000, c.size);
+	EXPECT_EQ((__u64)0x10000, c.size);
 	trbe_consumer_close(&c);
 	snprintf(val, sizeof(val), "%lld", old);
 	EXPECT_EQ(0, sysfs_write("buffer_size", val));
@@ -312,8 +312,8 @@ TEST(device_node_root_only)
 	struct stat st;
 
 	ASSERT_EQ(0, stat(DEV, &st));
-	EXPECT_EQ(0600, st.st_mode & 0777);
-	EXPECT_EQ(0, st.st_uid);
+	EXPECT_EQ((__u64)0600, st.st_mode & 0777);
+	EXPECT_EQ((__u64)0, st.st_uid);
 }
 
 /*
