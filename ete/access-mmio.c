@@ -90,7 +90,7 @@ static void ete_mmio_sync(const struct ete_access *acc, enum ete_sync what)
 {
 	/* External accesses need no context synchronization (RDYRZC) */
 	if (what == ETE_SYNC_DSB)
-		mb();
+		mb();	/* order the relaxed accessors against memory */
 }
 
 const struct ete_access_ops ete_mmio_ops = {

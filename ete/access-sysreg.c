@@ -2,13 +2,15 @@
 /*
  * The system-instruction backend: MRS/MSR on the owning CPU.
  *
- * Every encoding comes from the one explicit table <ete/sysreg-table.h>;
- * the switch statements below are generated from it, so an id with no row
- * cannot reach an instruction.  Callers check ID_AA64DFR0_EL1 (always
- * readable) before any TRC*, TRB* or TRFCR access: on a PE without the
- * feature those encodings UNDEF.
+ * Every encoding comes from the one explicit table <ete/sysreg-table.h>:
+ * each row generates the register's MRS and MSR functions and its entry in
+ * ete_sysreg_table[], sorted by id, so an id with no row cannot reach an
+ * instruction and KUnit checks the very data the code uses.  Callers check
+ * ID_AA64DFR0_EL1 (always readable) before any TRC*, TRB* or TRFCR access:
+ * on a PE without the feature those encodings UNDEF.
  */
 
+#include <linux/bsearch.h>
 #include <linux/bug.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
@@ -19,48 +21,127 @@
 
 #include <ete/core.h>
 
-static u64 ete_sysreg_read(const struct ete_access *acc, u32 reg)
-{
-	WARN_ON_ONCE(acc->cpu != smp_processor_id());
+#define ETE_DEFINE_MRS(name, o0, o1, n, m, o2)				\
+static u64 ete_mrs_##name(void)						\
+{									\
+	return read_sysreg_s(sys_reg(o0, o1, n, m, o2));		\
+}
 
-	switch (reg) {
-#define X_RW(id, o0, o1, n, m, o2)					\
-	case id:							\
-		return read_sysreg_s(sys_reg(o0, o1, n, m, o2));
-#define X_RO(id, o0, o1, n, m, o2)	X_RW(id, o0, o1, n, m, o2)
-#define X_WO(id, o0, o1, n, m, o2)
-#define X(acc, id, o0, o1, n, m, o2)	X_##acc(id, o0, o1, n, m, o2)
+#define ETE_DEFINE_MSR(name, o0, o1, n, m, o2)				\
+static void ete_msr_##name(u64 val)					\
+{									\
+	write_sysreg_s(val, sys_reg(o0, o1, n, m, o2));			\
+}
+
+/* An MRS function for each readable row, then an MSR for each writable */
+#define ETE_MRS_RW(name, o0, o1, n, m, o2) ETE_DEFINE_MRS(name, o0, o1, n, m, o2)
+#define ETE_MRS_RO(name, o0, o1, n, m, o2) ETE_DEFINE_MRS(name, o0, o1, n, m, o2)
+#define ETE_MRS_WO(name, o0, o1, n, m, o2)
+#define X(acc, name, id, o0, o1, n, m, o2) ETE_MRS_##acc(name, o0, o1, n, m, o2)
 #include <ete/sysreg-table.h>
 #undef X
-#undef X_WO
-#undef X_RO
-#undef X_RW
-	default:
-		WARN_ONCE(1, "ete: no readable system register %#x\n", reg);
+
+#define ETE_MSR_RW(name, o0, o1, n, m, o2) ETE_DEFINE_MSR(name, o0, o1, n, m, o2)
+#define ETE_MSR_WO(name, o0, o1, n, m, o2) ETE_DEFINE_MSR(name, o0, o1, n, m, o2)
+#define ETE_MSR_RO(name, o0, o1, n, m, o2)
+#define X(acc, name, id, o0, o1, n, m, o2) ETE_MSR_##acc(name, o0, o1, n, m, o2)
+#include <ete/sysreg-table.h>
+#undef X
+
+/* The encodings as data (for the KUnit cross-check and the search) */
+const struct ete_sysreg_enc ete_sysreg_table[] = {
+#define X(acc, name, _id, o0, o1, n, m, o2)				\
+	{ .id = _id, .access = ETE_SYSREG_##acc, .op0 = o0, .op1 = o1,	\
+	  .crn = n, .crm = m, .op2 = o2 },
+#include <ete/sysreg-table.h>
+#undef X
+};
+EXPORT_SYMBOL_IF_KUNIT(ete_sysreg_table);
+
+const unsigned int ete_sysreg_table_size = ARRAY_SIZE(ete_sysreg_table);
+EXPORT_SYMBOL_IF_KUNIT(ete_sysreg_table_size);
+
+/* The functions, row for row with ete_sysreg_table[] */
+#define ETE_RD_RW(name)		ete_mrs_##name
+#define ETE_RD_RO(name)		ete_mrs_##name
+#define ETE_RD_WO(name)		NULL
+static u64 (*const ete_sysreg_rd[])(void) = {
+#define X(acc, name, id, o0, o1, n, m, o2) ETE_RD_##acc(name),
+#include <ete/sysreg-table.h>
+#undef X
+};
+
+#define ETE_WR_RW(name)		ete_msr_##name
+#define ETE_WR_WO(name)		ete_msr_##name
+#define ETE_WR_RO(name)		NULL
+static void (*const ete_sysreg_wr[])(u64 val) = {
+#define X(acc, name, id, o0, o1, n, m, o2) ETE_WR_##acc(name),
+#include <ete/sysreg-table.h>
+#undef X
+};
+
+static int ete_sysreg_cmp(const void *key, const void *elt)
+{
+	u32 id = *(const u32 *)key;
+	const struct ete_sysreg_enc *e = elt;
+
+	return id < e->id ? -1 : id > e->id;
+}
+
+/**
+ * ete_sysreg_find() - the encoding table row of a register
+ * @reg: register id
+ *
+ * Context: any context.
+ * Return: the row, or NULL if @reg has no system view.
+ */
+const struct ete_sysreg_enc *ete_sysreg_find(u32 reg)
+{
+	return bsearch(&reg, ete_sysreg_table, ARRAY_SIZE(ete_sysreg_table),
+		       sizeof(ete_sysreg_table[0]), ete_sysreg_cmp);
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_sysreg_find);
+
+/**
+ * ete_sysreg_can() - whether the backend has an MRS or MSR for a register
+ * @reg: register id
+ * @write: ask about MSR rather than MRS
+ *
+ * Context: any context.
+ * Return: true if the instruction exists in the table.
+ */
+bool ete_sysreg_can(u32 reg, bool write)
+{
+	const struct ete_sysreg_enc *e = ete_sysreg_find(reg);
+
+	if (!e)
+		return false;
+	if (write)
+		return ete_sysreg_wr[e - ete_sysreg_table];
+	return ete_sysreg_rd[e - ete_sysreg_table];
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_sysreg_can);
+
+static u64 ete_sysreg_read(const struct ete_access *acc, u32 reg)
+{
+	const struct ete_sysreg_enc *e = ete_sysreg_find(reg);
+
+	WARN_ON_ONCE(acc->cpu != smp_processor_id());
+	if (WARN_ONCE(!e || !ete_sysreg_rd[e - ete_sysreg_table],
+		      "ete: no MRS for register %#x\n", reg))
 		return 0;
-	}
+	return ete_sysreg_rd[e - ete_sysreg_table]();
 }
 
 static void ete_sysreg_write(const struct ete_access *acc, u32 reg, u64 val)
 {
-	WARN_ON_ONCE(acc->cpu != smp_processor_id());
+	const struct ete_sysreg_enc *e = ete_sysreg_find(reg);
 
-	switch (reg) {
-#define X_RW(id, o0, o1, n, m, o2)					\
-	case id:							\
-		write_sysreg_s(val, sys_reg(o0, o1, n, m, o2));		\
+	WARN_ON_ONCE(acc->cpu != smp_processor_id());
+	if (WARN_ONCE(!e || !ete_sysreg_wr[e - ete_sysreg_table],
+		      "ete: no MSR for register %#x\n", reg))
 		return;
-#define X_WO(id, o0, o1, n, m, o2)	X_RW(id, o0, o1, n, m, o2)
-#define X_RO(id, o0, o1, n, m, o2)
-#define X(acc, id, o0, o1, n, m, o2)	X_##acc(id, o0, o1, n, m, o2)
-#include <ete/sysreg-table.h>
-#undef X
-#undef X_WO
-#undef X_RO
-#undef X_RW
-	default:
-		WARN_ONCE(1, "ete: no writable system register %#x\n", reg);
-	}
+	ete_sysreg_wr[e - ete_sysreg_table](val);
 }
 
 static void ete_sysreg_sync(const struct ete_access *acc, enum ete_sync what)
@@ -83,15 +164,3 @@ const struct ete_access_ops ete_sysreg_ops = {
 	.write = ete_sysreg_write,
 	.sync = ete_sysreg_sync,
 };
-
-/* The encoding table as data, for the KUnit cross-check */
-const struct ete_sysreg_enc ete_sysreg_table[] = {
-#define X(acc, id, o0, o1, n, m, o2)					\
-	{ id, ETE_SYSREG_##acc, o0, o1, n, m, o2 },
-#include <ete/sysreg-table.h>
-#undef X
-};
-EXPORT_SYMBOL_IF_KUNIT(ete_sysreg_table);
-
-const unsigned int ete_sysreg_table_size = ARRAY_SIZE(ete_sysreg_table);
-EXPORT_SYMBOL_IF_KUNIT(ete_sysreg_table_size);

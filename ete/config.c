@@ -18,6 +18,7 @@
 #include <ete/regs.h>
 
 /* Register fields (Arm ARM D4.7; the R52+ positions of seed 002 agree) */
+#define TRCCONFIGR_RES1		BIT(0)
 #define TRCCONFIGR_BB		BIT(3)
 #define TRCCONFIGR_CCI		BIT(4)
 #define TRCCONFIGR_CID		BIT(6)
@@ -67,7 +68,7 @@
 #define TRFCR_E0TRE		BIT(0)
 #define TRFCR_EXTRE		BIT(1)
 #define TRFCR_EL2_CX		BIT(3)
-#define TRFCR_TS_VIRTUAL	(1ULL << 5)
+#define TRFCR_TS_VIRTUAL	BIT_ULL(5)	/* TS = 0b01 */
 
 #define ETE_DEFAULT_SYNC	4096
 #define ETE_DEFAULT_CC		0x100
@@ -155,7 +156,7 @@ static u64 ete_image_configr(const struct ete_config *cfg,
 			     const struct ete_caps *caps,
 			     const struct ete_env *env)
 {
-	u64 v = 0;
+	u64 v = TRCCONFIGR_RES1;
 
 	if (cfg->branch_broadcast)
 		v |= TRCCONFIGR_BB;

@@ -19,7 +19,7 @@
 
 /* TRCSYNCPR.PERIOD: 2^8 to 2^20 bytes, or 0 for none */
 #define ETE_SYNC_MIN		256U
-#define ETE_SYNC_MAX		(1U << 20)
+#define ETE_SYNC_MAX		BIT(20)
 /* TRCTRACEIDR: 0x00 and 0x70-0x7f are reserved on ATB (B.24) */
 #define ETE_TRACEID_MAX		0x6f
 #define ETE_CCTHRESHOLD_MAX	0xfff
@@ -266,6 +266,16 @@ static int chk_addr_value(const struct ete_caps *caps,
 	return 0;	/* ETE addresses are 64 bits: every value is valid */
 }
 
+/* TRCACATR.CONTEXT must name a comparator of each type selected */
+static bool ete_context_ok(const struct ete_caps *caps, u64 type, u64 ctx)
+{
+	if ((type & 1) && ctx >= caps->num_cidc)
+		return false;
+	if ((type & 2) && ctx >= caps->num_vmidc)
+		return false;
+	return true;
+}
+
 static int chk_context_type(const struct ete_caps *caps,
 			    const struct ete_config *cfg, unsigned int idx,
 			    u64 val)
@@ -276,7 +286,7 @@ static int chk_context_type(const struct ete_caps *caps,
 		return -EOPNOTSUPP;
 	if ((val & 2) && !caps->num_vmidc)
 		return -EOPNOTSUPP;
-	return 0;
+	return ete_context_ok(caps, val, cfg->addr[idx].context) ? 0 : -ERANGE;
 }
 
 static int chk_context(const struct ete_caps *caps,
@@ -286,7 +296,10 @@ static int chk_context(const struct ete_caps *caps,
 
 	if (!n)
 		return val ? -EOPNOTSUPP : 0;
-	return val >= n ? -ERANGE : 0;
+	if (val >= n)
+		return -ERANGE;
+	return ete_context_ok(caps, cfg->addr[idx].context_type, val) ?
+	       0 : -ERANGE;
 }
 
 static int chk_chain(const struct ete_caps *caps, const struct ete_config *cfg,
@@ -382,11 +395,19 @@ static int chk_vmid_value(const struct ete_caps *caps,
 	return val & ~ete_mask(caps->vmid_bits) ? -ERANGE : 0;
 }
 
-static int chk_byte_mask(const struct ete_caps *caps,
+/* One mask bit per byte of the comparator's value */
+static int chk_cid_mask(const struct ete_caps *caps,
+			const struct ete_config *cfg, unsigned int idx,
+			u64 val)
+{
+	return val & ~ete_mask(caps->cid_bits / 8) ? -ERANGE : 0;
+}
+
+static int chk_vmid_mask(const struct ete_caps *caps,
 			 const struct ete_config *cfg, unsigned int idx,
 			 u64 val)
 {
-	return val > 0xff ? -ERANGE : 0;
+	return val & ~ete_mask(caps->vmid_bits / 8) ? -ERANGE : 0;
 }
 
 static int chk_seq_state(const struct ete_caps *caps,
@@ -410,124 +431,138 @@ static int chk_extin(const struct ete_caps *caps, const struct ete_config *cfg,
  * The table
  */
 
-#define CFG_SIZE(f)	sizeof(((struct ete_config *)NULL)->f)
+/*
+ * F is a member of the configuration at address NULL, C.field: its address
+ * is the field's offset and its size the field's size.
+ */
+#define C		(*(struct ete_config *)NULL)
+#define OFS(F)		((uintptr_t)&(F))
 
-#define PARAM(_name, _field, _kind, _vis, _chk)				\
+#define PARAM(_name, F, _kind, _vis, _chk)				\
 	{ .name = _name, .group = ETE_PG_UNIT, .kind = _kind,		\
-	  .size = CFG_SIZE(_field),					\
-	  .offset = offsetof(struct ete_config, _field),		\
+	  .size = sizeof(F), .offset = OFS(F),				\
 	  .visible = _vis, .check = _chk }
 
 /* The sequencer has 4 states, so 3 transitions each way, or none */
-#define SPARAM(_name, _field, _kind, _chk)				\
+#define SPARAM(_name, F, _kind, _chk)					\
 	{ .name = _name, .group = ETE_PG_SEQ, .kind = _kind,		\
-	  .size = CFG_SIZE(_field),					\
-	  .offset = offsetof(struct ete_config, _field),		\
-	  .check = _chk }
+	  .size = sizeof(F), .offset = OFS(F), .check = _chk }
 
-#define GPARAM(_grp, _name, _arr, _field, _kind, _vis, _chk)		\
+/* F is the field of instance 0, E the instance 0 itself */
+#define GPARAM(_grp, _name, F, E, _kind, _vis, _chk)			\
 	{ .name = _name, .group = _grp, .kind = _kind,			\
-	  .size = CFG_SIZE(_arr[0]_field),				\
-	  .offset = offsetof(struct ete_config, _arr[0]_field),	\
-	  .stride = CFG_SIZE(_arr[0]),					\
+	  .size = sizeof(F), .offset = OFS(F), .stride = sizeof(E),	\
 	  .visible = _vis, .check = _chk }
 
 const struct ete_param ete_params[] = {
-	PARAM("cycle_count", cycle_count, ETE_PK_BOOL, NULL, chk_cycle_count),
-	PARAM("cc_threshold", cc_threshold, ETE_PK_UINT, vis_cycle_count,
+	PARAM("cycle_count", C.cycle_count, ETE_PK_BOOL, NULL,
+	      chk_cycle_count),
+	PARAM("cc_threshold", C.cc_threshold, ETE_PK_UINT, vis_cycle_count,
 	      chk_cc_threshold),
-	PARAM("timestamp", timestamp, ETE_PK_BOOL, NULL, chk_timestamp),
-	PARAM("ts_event", ts_event, ETE_PK_HEX, NULL, chk_event),
-	PARAM("branch_broadcast", branch_broadcast, ETE_PK_BOOL, NULL, chk_bb),
-	PARAM("bb_include", bb_include, ETE_PK_BOOL, vis_bb, chk_bool),
-	PARAM("bb_ranges", bb_ranges, ETE_PK_HEX, vis_bb, chk_arc_mask),
-	PARAM("return_stack", return_stack, ETE_PK_BOOL, NULL, chk_retstack),
-	PARAM("context_id", context_id, ETE_PK_BOOL, NULL, chk_context_id),
-	PARAM("vmid", vmid, ETE_PK_BOOL, NULL, chk_vmid),
-	PARAM("q_elements", q_elements, ETE_PK_UINT, NULL, chk_q_elements),
-	PARAM("q_include", q_include, ETE_PK_BOOL, vis_qfilt, chk_bool),
-	PARAM("q_ranges", q_ranges, ETE_PK_HEX, vis_qfilt, chk_arc_mask),
-	PARAM("stall", stall, ETE_PK_BOOL, vis_stall, chk_bool),
-	PARAM("stall_level", stall_level, ETE_PK_UINT, vis_stall,
+	PARAM("timestamp", C.timestamp, ETE_PK_BOOL, NULL, chk_timestamp),
+	PARAM("ts_event", C.ts_event, ETE_PK_HEX, NULL, chk_event),
+	PARAM("branch_broadcast", C.branch_broadcast, ETE_PK_BOOL, NULL,
+	      chk_bb),
+	PARAM("bb_include", C.bb_include, ETE_PK_BOOL, vis_bb, chk_bool),
+	PARAM("bb_ranges", C.bb_ranges, ETE_PK_HEX, vis_bb, chk_arc_mask),
+	PARAM("return_stack", C.return_stack, ETE_PK_BOOL, NULL, chk_retstack),
+	PARAM("context_id", C.context_id, ETE_PK_BOOL, NULL, chk_context_id),
+	PARAM("vmid", C.vmid, ETE_PK_BOOL, NULL, chk_vmid),
+	PARAM("q_elements", C.q_elements, ETE_PK_UINT, NULL, chk_q_elements),
+	PARAM("q_include", C.q_include, ETE_PK_BOOL, vis_qfilt, chk_bool),
+	PARAM("q_ranges", C.q_ranges, ETE_PK_HEX, vis_qfilt, chk_arc_mask),
+	PARAM("stall", C.stall, ETE_PK_BOOL, vis_stall, chk_bool),
+	PARAM("stall_level", C.stall_level, ETE_PK_UINT, vis_stall,
 	      chk_stall_level),
-	PARAM("no_overflow", no_overflow, ETE_PK_BOOL, vis_stall,
+	PARAM("no_overflow", C.no_overflow, ETE_PK_BOOL, vis_stall,
 	      chk_no_overflow),
-	PARAM("sync_period", sync_period, ETE_PK_UINT, vis_sync_period,
+	PARAM("sync_period", C.sync_period, ETE_PK_UINT, vis_sync_period,
 	      chk_sync_period),
-	PARAM("trace_id", trace_id, ETE_PK_HEX, NULL, chk_trace_id),
-	PARAM("el_ns", el_ns, ETE_PK_HEX, NULL, chk_el_ns),
-	PARAM("el_s", el_s, ETE_PK_HEX, NULL, chk_el_s),
-	PARAM("viewinst_event", viewinst_event, ETE_PK_HEX, NULL, chk_event),
-	PARAM("ss_status", ss_status, ETE_PK_BOOL, NULL, chk_bool),
-	PARAM("trace_errors", trace_errors, ETE_PK_BOOL, NULL,
+	PARAM("trace_id", C.trace_id, ETE_PK_HEX, NULL, chk_trace_id),
+	PARAM("el_ns", C.el_ns, ETE_PK_HEX, NULL, chk_el_ns),
+	PARAM("el_s", C.el_s, ETE_PK_HEX, NULL, chk_el_s),
+	PARAM("viewinst_event", C.viewinst_event, ETE_PK_HEX, NULL, chk_event),
+	PARAM("ss_status", C.ss_status, ETE_PK_BOOL, NULL, chk_bool),
+	PARAM("trace_errors", C.trace_errors, ETE_PK_BOOL, NULL,
 	      chk_trace_errors),
-	PARAM("include_ranges", include_ranges, ETE_PK_HEX, vis_arcs,
+	PARAM("include_ranges", C.include_ranges, ETE_PK_HEX, vis_arcs,
 	      chk_arc_mask),
-	PARAM("exclude_ranges", exclude_ranges, ETE_PK_HEX, vis_arcs,
+	PARAM("exclude_ranges", C.exclude_ranges, ETE_PK_HEX, vis_arcs,
 	      chk_arc_mask),
-	PARAM("start_addrs", start_addrs, ETE_PK_HEX, vis_sacs, chk_sac_mask),
-	PARAM("stop_addrs", stop_addrs, ETE_PK_HEX, vis_sacs, chk_sac_mask),
-	PARAM("atb_trigger", atb_trigger, ETE_PK_BOOL, NULL, chk_atb_trigger),
+	PARAM("start_addrs", C.start_addrs, ETE_PK_HEX, vis_sacs,
+	      chk_sac_mask),
+	PARAM("stop_addrs", C.stop_addrs, ETE_PK_HEX, vis_sacs, chk_sac_mask),
+	PARAM("atb_trigger", C.atb_trigger, ETE_PK_BOOL, NULL,
+	      chk_atb_trigger),
 
-	GPARAM(ETE_PG_EVENT, "select", event, , ETE_PK_HEX, NULL, chk_event),
-	GPARAM(ETE_PG_EVENT, "trace", event_trace, , ETE_PK_BOOL, NULL,
-	       chk_bool),
-	GPARAM(ETE_PG_EXTIN, "select", extin, , ETE_PK_UINT, NULL, chk_extin),
-
-	SPARAM("state", seq_state, ETE_PK_UINT, chk_seq_state),
-	SPARAM("reset_event", seq_reset, ETE_PK_HEX, chk_event),
-	SPARAM("fwd0", seq_fwd[0], ETE_PK_HEX, chk_event),
-	SPARAM("fwd1", seq_fwd[1], ETE_PK_HEX, chk_event),
-	SPARAM("fwd2", seq_fwd[2], ETE_PK_HEX, chk_event),
-	SPARAM("bwd0", seq_bwd[0], ETE_PK_HEX, chk_event),
-	SPARAM("bwd1", seq_bwd[1], ETE_PK_HEX, chk_event),
-	SPARAM("bwd2", seq_bwd[2], ETE_PK_HEX, chk_event),
-
-	GPARAM(ETE_PG_ADDR, "value", addr, .value, ETE_PK_HEX, NULL,
-	       chk_addr_value),
-	GPARAM(ETE_PG_ADDR, "context_type", addr, .context_type, ETE_PK_UINT,
-	       NULL, chk_context_type),
-	GPARAM(ETE_PG_ADDR, "context", addr, .context, ETE_PK_UINT, NULL,
-	       chk_context),
-	GPARAM(ETE_PG_ADDR, "el_ns", addr, .el_ns, ETE_PK_HEX, NULL,
-	       chk_el_ns),
-	GPARAM(ETE_PG_ADDR, "el_s", addr, .el_s, ETE_PK_HEX, NULL, chk_el_s),
-
-	GPARAM(ETE_PG_CNTR, "reload", cntr, .reload, ETE_PK_UINT, NULL,
-	       chk_u16),
-	GPARAM(ETE_PG_CNTR, "value", cntr, .value, ETE_PK_UINT, NULL, chk_u16),
-	GPARAM(ETE_PG_CNTR, "count_event", cntr, .count_event, ETE_PK_HEX,
+	GPARAM(ETE_PG_EVENT, "select", C.event[0], C.event[0], ETE_PK_HEX,
 	       NULL, chk_event),
-	GPARAM(ETE_PG_CNTR, "reload_event", cntr, .reload_event, ETE_PK_HEX,
-	       NULL, chk_event),
-	GPARAM(ETE_PG_CNTR, "reload_self", cntr, .reload_self, ETE_PK_BOOL,
-	       NULL, chk_bool),
-	GPARAM(ETE_PG_CNTR, "chain", cntr, .chain, ETE_PK_BOOL, vis_odd,
-	       chk_chain),
+	GPARAM(ETE_PG_EVENT, "trace", C.event_trace[0], C.event_trace[0],
+	       ETE_PK_BOOL, NULL, chk_bool),
+	GPARAM(ETE_PG_EXTIN, "select", C.extin[0], C.extin[0], ETE_PK_UINT,
+	       NULL, chk_extin),
 
-	GPARAM(ETE_PG_SS, "sac", ss, .sac, ETE_PK_HEX, NULL, chk_sac_mask),
-	GPARAM(ETE_PG_SS, "arc", ss, .arc, ETE_PK_HEX, NULL, chk_ss_arc),
-	GPARAM(ETE_PG_SS, "pc", ss, .pc, ETE_PK_HEX, vis_pc, chk_ss_pc),
-	GPARAM(ETE_PG_SS, "multi_shot", ss, .multi_shot, ETE_PK_BOOL, NULL,
+	SPARAM("state", C.seq_state, ETE_PK_UINT, chk_seq_state),
+	SPARAM("reset_event", C.seq_reset, ETE_PK_HEX, chk_event),
+	SPARAM("fwd0", C.seq_fwd[0], ETE_PK_HEX, chk_event),
+	SPARAM("fwd1", C.seq_fwd[1], ETE_PK_HEX, chk_event),
+	SPARAM("fwd2", C.seq_fwd[2], ETE_PK_HEX, chk_event),
+	SPARAM("bwd0", C.seq_bwd[0], ETE_PK_HEX, chk_event),
+	SPARAM("bwd1", C.seq_bwd[1], ETE_PK_HEX, chk_event),
+	SPARAM("bwd2", C.seq_bwd[2], ETE_PK_HEX, chk_event),
+
+	GPARAM(ETE_PG_ADDR, "value", C.addr[0].value, C.addr[0], ETE_PK_HEX,
+	       NULL, chk_addr_value),
+	GPARAM(ETE_PG_ADDR, "context_type", C.addr[0].context_type, C.addr[0],
+	       ETE_PK_UINT, NULL, chk_context_type),
+	GPARAM(ETE_PG_ADDR, "context", C.addr[0].context, C.addr[0],
+	       ETE_PK_UINT, NULL, chk_context),
+	GPARAM(ETE_PG_ADDR, "el_ns", C.addr[0].el_ns, C.addr[0], ETE_PK_HEX,
+	       NULL, chk_el_ns),
+	GPARAM(ETE_PG_ADDR, "el_s", C.addr[0].el_s, C.addr[0], ETE_PK_HEX,
+	       NULL, chk_el_s),
+
+	GPARAM(ETE_PG_CNTR, "reload", C.cntr[0].reload, C.cntr[0],
+	       ETE_PK_UINT, NULL, chk_u16),
+	GPARAM(ETE_PG_CNTR, "value", C.cntr[0].value, C.cntr[0], ETE_PK_UINT,
+	       NULL, chk_u16),
+	GPARAM(ETE_PG_CNTR, "count_event", C.cntr[0].count_event, C.cntr[0],
+	       ETE_PK_HEX, NULL, chk_event),
+	GPARAM(ETE_PG_CNTR, "reload_event", C.cntr[0].reload_event, C.cntr[0],
+	       ETE_PK_HEX, NULL, chk_event),
+	GPARAM(ETE_PG_CNTR, "reload_self", C.cntr[0].reload_self, C.cntr[0],
+	       ETE_PK_BOOL, NULL, chk_bool),
+	GPARAM(ETE_PG_CNTR, "chain", C.cntr[0].chain, C.cntr[0], ETE_PK_BOOL,
+	       vis_odd, chk_chain),
+
+	GPARAM(ETE_PG_SS, "sac", C.ss[0].sac, C.ss[0], ETE_PK_HEX, NULL,
+	       chk_sac_mask),
+	GPARAM(ETE_PG_SS, "arc", C.ss[0].arc, C.ss[0], ETE_PK_HEX, NULL,
+	       chk_ss_arc),
+	GPARAM(ETE_PG_SS, "pc", C.ss[0].pc, C.ss[0], ETE_PK_HEX, vis_pc,
+	       chk_ss_pc),
+	GPARAM(ETE_PG_SS, "multi_shot", C.ss[0].multi_shot, C.ss[0],
+	       ETE_PK_BOOL, NULL, chk_bool),
+	GPARAM(ETE_PG_SS, "fired", C.ss[0].fired, C.ss[0], ETE_PK_BOOL, NULL,
 	       chk_bool),
-	GPARAM(ETE_PG_SS, "fired", ss, .fired, ETE_PK_BOOL, NULL, chk_bool),
 
-	GPARAM(ETE_PG_RS, "group", rs, .group, ETE_PK_UINT, NULL,
+	GPARAM(ETE_PG_RS, "group", C.rs[0].group, C.rs[0], ETE_PK_UINT, NULL,
 	       chk_rs_group),
-	GPARAM(ETE_PG_RS, "select", rs, .select, ETE_PK_HEX, NULL,
+	GPARAM(ETE_PG_RS, "select", C.rs[0].select, C.rs[0], ETE_PK_HEX, NULL,
 	       chk_rs_select),
-	GPARAM(ETE_PG_RS, "invert", rs, .invert, ETE_PK_BOOL, NULL, chk_bool),
-	GPARAM(ETE_PG_RS, "pair_invert", rs, .pair_invert, ETE_PK_BOOL,
-	       vis_even, chk_bool),
+	GPARAM(ETE_PG_RS, "invert", C.rs[0].invert, C.rs[0], ETE_PK_BOOL,
+	       NULL, chk_bool),
+	GPARAM(ETE_PG_RS, "pair_invert", C.rs[0].pair_invert, C.rs[0],
+	       ETE_PK_BOOL, vis_even, chk_bool),
 
-	GPARAM(ETE_PG_CTXID, "value", ctxid, .value, ETE_PK_HEX, NULL,
-	       chk_cid_value),
-	GPARAM(ETE_PG_CTXID, "mask", ctxid, .mask, ETE_PK_HEX, NULL,
-	       chk_byte_mask),
-	GPARAM(ETE_PG_VMID, "value", vmidc, .value, ETE_PK_HEX, NULL,
-	       chk_vmid_value),
-	GPARAM(ETE_PG_VMID, "mask", vmidc, .mask, ETE_PK_HEX, NULL,
-	       chk_byte_mask),
+	GPARAM(ETE_PG_CTXID, "value", C.ctxid[0].value, C.ctxid[0],
+	       ETE_PK_HEX, NULL, chk_cid_value),
+	GPARAM(ETE_PG_CTXID, "mask", C.ctxid[0].mask, C.ctxid[0], ETE_PK_HEX,
+	       NULL, chk_cid_mask),
+	GPARAM(ETE_PG_VMID, "value", C.vmidc[0].value, C.vmidc[0], ETE_PK_HEX,
+	       NULL, chk_vmid_value),
+	GPARAM(ETE_PG_VMID, "mask", C.vmidc[0].mask, C.vmidc[0], ETE_PK_HEX,
+	       NULL, chk_vmid_mask),
 };
 EXPORT_SYMBOL_IF_KUNIT(ete_params);
 

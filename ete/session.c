@@ -22,6 +22,7 @@
 
 #include <ete/core.h>
 
+/* Configuration, sessions, sinks and the per-CPU unit pointers */
 DEFINE_MUTEX(ete_mutex);
 
 static DEFINE_PER_CPU(struct ete_unit *, ete_cpu_unit);
@@ -124,16 +125,23 @@ static void ete_session_put_sink(struct ete_unit *u)
 	u->sink_priv = NULL;
 }
 
-/* Stop @u's CPU and take it out of its session.  Under ete_mutex. */
-static void ete_session_stop_cpu(struct ete_unit *u)
+/*
+ * Stop @u's CPU and take it out of its session, even if the unit does not
+ * reach Idle in time (the error is kept for "status" and returned).  Under
+ * ete_mutex.
+ */
+static int ete_session_stop_cpu(struct ete_unit *u)
 {
 	struct ete_cpu_op op = { .u = u };
 	struct ete_session *sess = u->sess;
+	int ret;
 
-	if (smp_call_function_single(u->cpu, ete_stop_one, &op, 1))
-		ete_unit_set_error(u, -ENXIO, "CPU offline while tracing");
+	ret = smp_call_function_single(u->cpu, ete_stop_one, &op, 1);
+	if (ret)
+		ete_unit_set_error(u, ret, "CPU offline while tracing");
 	else if (op.ret)
 		ete_unit_set_error(u, op.ret, op.msg);
+	ret = ret ?: op.ret;
 	ete_session_put_sink(u);
 	u->sess = NULL;
 	cpumask_clear_cpu(u->cpu, sess->cpus);
@@ -142,6 +150,7 @@ static void ete_session_stop_cpu(struct ete_unit *u)
 		free_cpumask_var(sess->cpus);
 		kfree(sess);
 	}
+	return ret;
 }
 
 /**
@@ -385,8 +394,9 @@ const char *ete_session_owner(const struct ete_unit *u)
  * @on: start or stop
  *
  * Context: process context; takes ete_mutex.
- * Return: 0, -EBUSY if another owner holds the CPU, or the errors of
- * ete_session_start().
+ * Return: 0, -EBUSY if another owner holds the CPU, the errors of
+ * ete_session_start() when starting, -ETIMEDOUT when stopping a unit that
+ * did not reach Idle in time (it is stopped nonetheless).
  */
 int ete_session_sysfs_enable(struct ete_unit *u, bool on)
 {
@@ -409,7 +419,7 @@ int ete_session_sysfs_enable(struct ete_unit *u, bool on)
 		ret = -EBUSY;
 	} else if (u->sess) {
 		cpus_read_lock();
-		ete_session_stop_cpu(u);
+		ret = ete_session_stop_cpu(u);
 		cpus_read_unlock();
 	}
 	mutex_unlock(&ete_mutex);

@@ -85,6 +85,33 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_WO(reset);
 
+/* The errno names "status" may report (CONFIG_SYMBOLIC_ERRNAME may be off) */
+static const char *ete_errname(int err)
+{
+	switch (-err) {
+	case ETIMEDOUT:
+		return "-ETIMEDOUT";
+	case ENODEV:
+		return "-ENODEV";
+	case EBUSY:
+		return "-EBUSY";
+	case ENXIO:
+		return "-ENXIO";
+	case EIO:
+		return "-EIO";
+	case EINVAL:
+		return "-EINVAL";
+	case ERANGE:
+		return "-ERANGE";
+	case EOPNOTSUPP:
+		return "-EOPNOTSUPP";
+	case ENOMEM:
+		return "-ENOMEM";
+	default:
+		return NULL;
+	}
+}
+
 static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
@@ -105,9 +132,12 @@ static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 				     u->img.kernel_filtered ?
 				     "filtered out (needs CAP_PERFMON or CAP_SYS_ADMIN)" :
 				     "traced if selected");
-	if (u->err)
-		len += sysfs_emit_at(buf, len, "last_error: %pe (%s)\n",
-				     ERR_PTR(u->err), u->err_msg);
+	if (u->err && ete_errname(u->err))
+		len += sysfs_emit_at(buf, len, "last_error: %s (%s)\n",
+				     ete_errname(u->err), u->err_msg);
+	else if (u->err)
+		len += sysfs_emit_at(buf, len, "last_error: %d (%s)\n",
+				     u->err, u->err_msg);
 	else
 		len += sysfs_emit_at(buf, len, "last_error: none\n");
 	mutex_unlock(&ete_mutex);
@@ -196,48 +226,50 @@ static ssize_t ete_caps_show(struct device *dev, struct device_attribute *attr,
 	return sysfs_emit(buf, "%llu\n", v);
 }
 
-#define CAPS_ATTR(_name, _field)					\
+/* F is a member of a struct ete_caps at address NULL: offset and size */
+#define CAPS_ATTR(_name, F)						\
 	static struct ete_caps_attr ete_caps_attr_##_name = {		\
 		.attr = __ATTR(_name, 0444, ete_caps_show, NULL),	\
-		.offset = offsetof(struct ete_caps, _field),		\
-		.size = sizeof(((struct ete_caps *)NULL)->_field),	\
+		.offset = (uintptr_t)&(F),				\
+		.size = sizeof(F),					\
 	}
+#define CAP	(*(struct ete_caps *)NULL)
 
-CAPS_ATTR(revision, revision);
-CAPS_ATTR(return_stack, retstack);
-CAPS_ATTR(cycle_count, cycle_count);
-CAPS_ATTR(branch_broadcast, branch_broadcast);
-CAPS_ATTR(q_filter, qfilt);
-CAPS_ATTR(q_support, qsupp);
-CAPS_ATTR(num_events, num_events);
-CAPS_ATTR(timestamp_bits, ts_bits);
-CAPS_ATTR(context_id_bits, cid_bits);
-CAPS_ATTR(vmid_bits, vmid_bits);
-CAPS_ATTR(cycle_counter_bits, cc_bits);
-CAPS_ATTR(vmid_opt, vmidopt);
-CAPS_ATTR(cc_threshold_min, ccitmin);
-CAPS_ATTR(el_s, exlevel_s);
-CAPS_ATTR(el_ns, exlevel_ns);
-CAPS_ATTR(trace_errors, trcerr);
-CAPS_ATTR(sync_period_fixed, syncpr_ro);
-CAPS_ATTR(stall, stallctl);
-CAPS_ATTR(system_stall, sysstall);
-CAPS_ATTR(no_overflow, nooverflow);
-CAPS_ATTR(num_addr_comparators, num_ac);
-CAPS_ATTR(num_addr_ranges, num_arc);
-CAPS_ATTR(num_pe_comparators, num_pc);
-CAPS_ATTR(num_resource_selectors, num_rs);
-CAPS_ATTR(num_single_shot, num_ss);
-CAPS_ATTR(num_context_id_comparators, num_cidc);
-CAPS_ATTR(num_vmid_comparators, num_vmidc);
-CAPS_ATTR(num_external_inputs, num_extin);
-CAPS_ATTR(num_external_input_selectors, num_extinsel);
-CAPS_ATTR(trace_id_bits, traceid_bits);
-CAPS_ATTR(atb_trigger, atbtrig);
-CAPS_ATTR(low_power_override, lpoverride);
-CAPS_ATTR(num_seq_states, num_seq_states);
-CAPS_ATTR(num_counters, num_cntr);
-CAPS_ATTR(max_speculation, maxspec);
+CAPS_ATTR(revision, CAP.revision);
+CAPS_ATTR(return_stack, CAP.retstack);
+CAPS_ATTR(cycle_count, CAP.cycle_count);
+CAPS_ATTR(branch_broadcast, CAP.branch_broadcast);
+CAPS_ATTR(q_filter, CAP.qfilt);
+CAPS_ATTR(q_support, CAP.qsupp);
+CAPS_ATTR(num_events, CAP.num_events);
+CAPS_ATTR(timestamp_bits, CAP.ts_bits);
+CAPS_ATTR(context_id_bits, CAP.cid_bits);
+CAPS_ATTR(vmid_bits, CAP.vmid_bits);
+CAPS_ATTR(cycle_counter_bits, CAP.cc_bits);
+CAPS_ATTR(vmid_opt, CAP.vmidopt);
+CAPS_ATTR(cc_threshold_min, CAP.ccitmin);
+CAPS_ATTR(el_s, CAP.exlevel_s);
+CAPS_ATTR(el_ns, CAP.exlevel_ns);
+CAPS_ATTR(trace_errors, CAP.trcerr);
+CAPS_ATTR(sync_period_fixed, CAP.syncpr_ro);
+CAPS_ATTR(stall, CAP.stallctl);
+CAPS_ATTR(system_stall, CAP.sysstall);
+CAPS_ATTR(no_overflow, CAP.nooverflow);
+CAPS_ATTR(num_addr_comparators, CAP.num_ac);
+CAPS_ATTR(num_addr_ranges, CAP.num_arc);
+CAPS_ATTR(num_pe_comparators, CAP.num_pc);
+CAPS_ATTR(num_resource_selectors, CAP.num_rs);
+CAPS_ATTR(num_single_shot, CAP.num_ss);
+CAPS_ATTR(num_context_id_comparators, CAP.num_cidc);
+CAPS_ATTR(num_vmid_comparators, CAP.num_vmidc);
+CAPS_ATTR(num_external_inputs, CAP.num_extin);
+CAPS_ATTR(num_external_input_selectors, CAP.num_extinsel);
+CAPS_ATTR(trace_id_bits, CAP.traceid_bits);
+CAPS_ATTR(atb_trigger, CAP.atbtrig);
+CAPS_ATTR(low_power_override, CAP.lpoverride);
+CAPS_ATTR(num_seq_states, CAP.num_seq_states);
+CAPS_ATTR(num_counters, CAP.num_cntr);
+CAPS_ATTR(max_speculation, CAP.maxspec);
 
 static ssize_t trf_show(struct device *dev, struct device_attribute *attr,
 			char *buf)

@@ -41,16 +41,17 @@
 
 /*
  * Poll TRCSTATR until (TRCSTATR & @mask) == @want, with a context
- * synchronization event between reads (SHSXGZ).
+ * synchronization event before every read: between the TRCPRGCTLR (or OS
+ * Lock) write and the first read, and between two reads (SHSXGZ).
  */
 static int ete_poll_statr(struct ete_unit *u, u32 mask, u32 want)
 {
 	unsigned int i;
 
 	for (i = 0; i < ETE_POLL_TRIES; i++) {
+		ete_sync(&u->acc, ETE_SYNC_ISB);
 		if ((ete_read(&u->acc, ETE_TRCSTATR) & mask) == want)
 			return 0;
-		ete_sync(&u->acc, ETE_SYNC_ISB);
 		udelay(1);
 	}
 	return -ETIMEDOUT;
@@ -68,7 +69,6 @@ static int ete_unit_stop_hw(struct ete_unit *u)
 	int ret;
 
 	ete_write(&u->acc, ETE_TRCPRGCTLR, 0);
-	ete_sync(&u->acc, ETE_SYNC_ISB);
 	ret = ete_poll_statr(u, TRCSTATR_PMSTABLE, TRCSTATR_PMSTABLE);
 	if (!ret)
 		ret = ete_poll_statr(u, TRCSTATR_IDLE, TRCSTATR_IDLE);
@@ -138,7 +138,6 @@ int ete_unit_enable_local(struct ete_unit *u, const char **msg)
 	}
 
 	ete_write(&u->acc, ETE_TRCPRGCTLR, TRCPRGCTLR_EN);
-	ete_sync(&u->acc, ETE_SYNC_ISB);
 	ret = ete_poll_statr(u, TRCSTATR_IDLE, 0);
 	if (ret) {
 		*msg = "trace unit did not leave Idle after enable";

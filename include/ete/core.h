@@ -51,6 +51,8 @@ struct ete_sysreg_enc {
 extern const struct ete_access_ops ete_sysreg_ops;
 extern const struct ete_sysreg_enc ete_sysreg_table[];
 extern const unsigned int ete_sysreg_table_size;
+const struct ete_sysreg_enc *ete_sysreg_find(u32 reg);
+bool ete_sysreg_can(u32 reg, bool write);
 
 /**
  * struct ete_mmio - state of an external-debug (MMIO) handle

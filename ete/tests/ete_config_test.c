@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: parsing and validation of every parameter against the caps of a
+ * rich and a minimal unit, whole-configuration validation, and the pure
+ * configuration-to-register-image function.
+ */
+
+#include <kunit/test.h>
+#include <linux/module.h>
+
+#include <ete/caps.h>
+#include <ete/config.h>
+#include <ete/param.h>
+#include <ete/regs.h>
+#include "ete_test_profiles.h"
+
+enum { RICH, MINIMAL, R52 };
+
+struct ete_test_ctx {
+	struct ete_caps caps;
+	struct ete_config cfg;
+	struct ete_image img;
+};
+
+static struct ete_test_ctx *ete_test_setup(struct kunit *test, int profile)
+{
+	struct ete_test_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	const u32 *idr = profile == RICH ? ete_test_idr_rich :
+			 profile == R52 ? ete_test_idr_r52 :
+			 ete_test_idr_minimal;
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	KUNIT_ASSERT_EQ(test, ete_caps_decode(idr, ETE_TEST_DEVARCH,
+					      &ctx->caps), 0);
+	ete_config_defaults(&ctx->cfg, &ctx->caps);
+	return ctx;
+}
+
+static const struct ete_param *find_param(enum ete_param_group g,
+					  const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ete_num_params; i++)
+		if (ete_params[i].group == g && !strcmp(ete_params[i].name, name))
+			return &ete_params[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * ete_param: one value of one parameter on one unit shape
+ */
+
+struct param_case {
+	int profile;
+	u8 group;
+	const char *name;
+	u8 idx;
+	u64 val;
+	int err;
+};
+
+#define R(g, n, i, v, e)	{ RICH, ETE_PG_##g, n, i, v, e }
+#define M(g, n, i, v, e)	{ MINIMAL, ETE_PG_##g, n, i, v, e }
+
+static const struct param_case param_cases[] = {
+	R(UNIT, "cycle_count", 0, 1, 0),
+	R(UNIT, "cycle_count", 0, 2, -ERANGE),
+	R(UNIT, "cc_threshold", 0, 4, 0),		/* CCITMIN */
+	R(UNIT, "cc_threshold", 0, 3, -ERANGE),
+	R(UNIT, "cc_threshold", 0, 0xfff, 0),
+	R(UNIT, "cc_threshold", 0, 0x1000, -ERANGE),
+	R(UNIT, "timestamp", 0, 1, 0),
+	R(UNIT, "timestamp", 0, 2, -ERANGE),
+	R(UNIT, "ts_event", 0, 0x1f, 0),		/* selector 31 */
+	R(UNIT, "ts_event", 0, 0x20, -ERANGE),
+	R(UNIT, "ts_event", 0, 0x8f, 0),		/* pair 15 */
+	R(UNIT, "ts_event", 0, 0x90, -ERANGE),
+	R(UNIT, "branch_broadcast", 0, 1, 0),
+	R(UNIT, "bb_include", 0, 1, 0),
+	R(UNIT, "bb_include", 0, 2, -ERANGE),
+	R(UNIT, "bb_ranges", 0, 0xff, 0),
+	R(UNIT, "bb_ranges", 0, 0x100, -ERANGE),
+	R(UNIT, "return_stack", 0, 1, 0),
+	R(UNIT, "context_id", 0, 0, 0),
+	R(UNIT, "context_id", 0, 2, -ERANGE),
+	R(UNIT, "vmid", 0, 1, 0),
+	R(UNIT, "q_elements", 0, 3, 0),
+	R(UNIT, "q_elements", 0, 2, -ERANGE),
+	R(UNIT, "q_elements", 0, 4, -ERANGE),
+	R(UNIT, "q_include", 0, 1, 0),
+	R(UNIT, "q_ranges", 0, 0x80, 0),
+	R(UNIT, "q_ranges", 0, 0x100, -ERANGE),
+	R(UNIT, "stall", 0, 1, 0),
+	R(UNIT, "stall_level", 0, 3, 0),
+	R(UNIT, "stall_level", 0, 4, -ERANGE),
+	R(UNIT, "no_overflow", 0, 1, 0),
+	R(UNIT, "sync_period", 0, 256, 0),
+	R(UNIT, "sync_period", 0, 1 << 20, 0),
+	R(UNIT, "sync_period", 0, 0, 0),
+	R(UNIT, "sync_period", 0, 128, -ERANGE),
+	R(UNIT, "sync_period", 0, 1 << 21, -ERANGE),
+	R(UNIT, "sync_period", 0, 3000, -EINVAL),
+	R(UNIT, "trace_id", 0, 0x6f, 0),
+	R(UNIT, "trace_id", 0, 0x70, -ERANGE),		/* reserved on ATB */
+	R(UNIT, "trace_id", 0, 0, -ERANGE),
+	R(UNIT, "el_ns", 0, 7, 0),
+	R(UNIT, "el_ns", 0, 8, -ERANGE),
+	R(UNIT, "el_s", 0, 3, 0),
+	R(UNIT, "el_s", 0, 4, -EOPNOTSUPP),		/* Secure EL2 absent */
+	R(UNIT, "el_s", 0, 0x10, -ERANGE),
+	R(UNIT, "viewinst_event", 0, 0x81, 0),
+	R(UNIT, "viewinst_event", 0, 0x100, -ERANGE),
+	R(UNIT, "ss_status", 0, 0, 0),
+	R(UNIT, "ss_status", 0, 2, -ERANGE),
+	R(UNIT, "trace_errors", 0, 1, 0),
+	R(UNIT, "include_ranges", 0, 0xff, 0),
+	R(UNIT, "include_ranges", 0, 0x100, -ERANGE),
+	R(UNIT, "exclude_ranges", 0, 0x01, 0),
+	R(UNIT, "exclude_ranges", 0, 0x1ff, -ERANGE),
+	R(UNIT, "start_addrs", 0, 0xffff, 0),
+	R(UNIT, "start_addrs", 0, 0x10000, -ERANGE),
+	R(UNIT, "stop_addrs", 0, 0x8000, 0),
+	R(UNIT, "stop_addrs", 0, 0x18000, -ERANGE),
+	R(UNIT, "atb_trigger", 0, 1, 0),
+	R(EVENT, "select", 3, 0x1f, 0),
+	R(EVENT, "select", 3, 0x40, -ERANGE),
+	R(EVENT, "trace", 3, 1, 0),
+	R(EVENT, "trace", 3, 2, -ERANGE),
+	R(EXTIN, "select", 3, 0xffff, 0),
+	R(EXTIN, "select", 3, 0x10000, -ERANGE),
+	R(SEQ, "state", 0, 3, 0),
+	R(SEQ, "state", 0, 4, -ERANGE),
+	R(SEQ, "reset_event", 0, 0x85, 0),
+	R(SEQ, "fwd0", 0, 0x02, 0),
+	R(SEQ, "fwd1", 0, 0x02, 0),
+	R(SEQ, "fwd2", 0, 0x81, 0),
+	R(SEQ, "bwd0", 0, 0x20, -ERANGE),
+	R(SEQ, "bwd1", 0, 0x1f, 0),
+	R(SEQ, "bwd2", 0, 0x3, 0),
+	R(ADDR, "value", 15, ~0ULL, 0),
+	R(ADDR, "value", 16, 0, -EOPNOTSUPP),
+	R(ADDR, "context_type", 15, 3, 0),
+	R(ADDR, "context_type", 15, 4, -ERANGE),
+	R(ADDR, "context", 15, 7, 0),
+	R(ADDR, "context", 15, 8, -ERANGE),
+	R(ADDR, "context", 16, 0, -EOPNOTSUPP),
+	R(ADDR, "el_ns", 0, 5, 0),
+	R(ADDR, "el_ns", 0, 0xf, -ERANGE),
+	R(ADDR, "el_s", 0, 8, -EOPNOTSUPP),		/* EL3 not traced */
+	R(CNTR, "reload", 3, 0xffff, 0),
+	R(CNTR, "reload", 3, 0x10000, -ERANGE),
+	R(CNTR, "reload", 4, 1, -EOPNOTSUPP),
+	R(CNTR, "value", 0, 0xffff, 0),
+	R(CNTR, "value", 0, 0x10000, -ERANGE),
+	R(CNTR, "count_event", 1, 0x8f, 0),
+	R(CNTR, "count_event", 1, 0xa0, -ERANGE),
+	R(CNTR, "reload_event", 2, 0x10, 0),
+	R(CNTR, "reload_self", 2, 1, 0),
+	R(CNTR, "chain", 3, 1, 0),
+	R(CNTR, "chain", 2, 1, -EOPNOTSUPP),		/* odd counters only */
+	R(SS, "sac", 7, 0xffff, 0),
+	R(SS, "sac", 7, 0x10000, -ERANGE),
+	R(SS, "arc", 7, 0xff, 0),
+	R(SS, "arc", 7, 0x100, -ERANGE),
+	R(SS, "pc", 0, 1, -EOPNOTSUPP),			/* NUMPC = 0 */
+	R(SS, "multi_shot", 0, 1, 0),
+	R(SS, "fired", 0, 1, 0),
+	R(SS, "fired", 0, 3, -ERANGE),
+	R(RS, "group", 31, 7, 0),
+	R(RS, "group", 31, 8, -ERANGE),
+	R(RS, "select", 2, 0xf, 0),			/* 4 ext. inputs */
+	R(RS, "select", 2, 0x10, -ERANGE),
+	R(RS, "select", 1, 0, -EOPNOTSUPP),		/* fixed selector */
+	R(RS, "invert", 3, 1, 0),
+	R(RS, "pair_invert", 30, 1, 0),
+	R(RS, "pair_invert", 31, 1, -EOPNOTSUPP),	/* even only */
+	R(CTXID, "value", 7, 0xffffffff, 0),
+	R(CTXID, "value", 7, 0x100000000ULL, -ERANGE),
+	R(CTXID, "mask", 7, 0xf, 0),			/* 4-byte CID */
+	R(CTXID, "mask", 7, 0x10, -ERANGE),
+	R(VMID, "value", 0, 0xffffffff, 0),
+	R(VMID, "value", 0, 0x100000000ULL, -ERANGE),
+	R(VMID, "mask", 0, 0x0f, 0),
+	R(VMID, "mask", 0, 0x10, -ERANGE),
+
+	M(UNIT, "cycle_count", 0, 1, -EOPNOTSUPP),
+	M(UNIT, "cycle_count", 0, 0, 0),
+	M(UNIT, "cc_threshold", 0, 0x100, -EOPNOTSUPP),
+	M(UNIT, "timestamp", 0, 1, -EOPNOTSUPP),
+	M(UNIT, "branch_broadcast", 0, 1, -EOPNOTSUPP),
+	M(UNIT, "bb_ranges", 0, 0, -EOPNOTSUPP),
+	M(UNIT, "return_stack", 0, 1, -EOPNOTSUPP),
+	M(UNIT, "context_id", 0, 1, -EOPNOTSUPP),
+	M(UNIT, "vmid", 0, 1, -EOPNOTSUPP),
+	M(UNIT, "q_elements", 0, 1, -EOPNOTSUPP),
+	M(UNIT, "q_elements", 0, 0, 0),
+	M(UNIT, "stall", 0, 1, -EOPNOTSUPP),
+	M(UNIT, "trace_errors", 0, 1, -EOPNOTSUPP),
+	M(UNIT, "atb_trigger", 0, 1, -EOPNOTSUPP),
+	M(UNIT, "el_ns", 0, 4, -EOPNOTSUPP),		/* no EL2 */
+	M(UNIT, "el_ns", 0, 3, 0),
+	M(UNIT, "ts_event", 0, 1, 0),
+	M(UNIT, "ts_event", 0, 2, -ERANGE),		/* 2 selectors */
+	M(UNIT, "ts_event", 0, 0x80, 0),
+	M(UNIT, "ts_event", 0, 0x81, -ERANGE),
+	M(UNIT, "include_ranges", 0, 0, -EOPNOTSUPP),
+	M(UNIT, "trace_id", 0, 0x6f, 0),
+	M(EVENT, "select", 0, 1, 0),
+	M(EVENT, "select", 1, 1, -EOPNOTSUPP),
+	M(ADDR, "value", 0, 0, -EOPNOTSUPP),
+	M(CNTR, "reload", 0, 0, -EOPNOTSUPP),
+	M(SEQ, "state", 0, 0, -EOPNOTSUPP),
+	M(RS, "group", 2, 0, -EOPNOTSUPP),
+	M(CTXID, "value", 0, 0, -EOPNOTSUPP),
+	M(EXTIN, "select", 0, 0, -EOPNOTSUPP),
+};
+
+static void param_case_desc(const struct param_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s%s%u/%s=%#llx", c->profile == RICH ?
+		 "rich" : "minimal", ete_param_group_name(c->group) ?: "",
+		 ete_param_group_name(c->group) ? "" : "unit", c->idx, c->name,
+		 c->val);
+}
+
+KUNIT_ARRAY_PARAM(param, param_cases, param_case_desc);
+
+static void ete_param_set_value(struct kunit *test)
+{
+	const struct param_case *c = test->param_value;
+	struct ete_test_ctx *ctx = ete_test_setup(test, c->profile);
+	const struct ete_param *p = find_param(c->group, c->name);
+	u64 before = 0;
+	bool visible;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	visible = ete_param_visible(p, &ctx->caps, c->idx);
+	if (visible)
+		before = ete_param_get(&ctx->cfg, p, c->idx);
+	KUNIT_EXPECT_EQ(test, ete_param_set(&ctx->cfg, &ctx->caps, p, c->idx,
+					    c->val), c->err);
+	if (!visible)
+		return;
+	KUNIT_EXPECT_EQ(test, ete_param_get(&ctx->cfg, p, c->idx),
+			c->err ? before : c->val);
+	if (!c->err)
+		KUNIT_EXPECT_EQ(test, ete_config_validate(&ctx->cfg, &ctx->caps),
+				0);
+}
+
+/* Every parameter has at least one case above, so a new one needs tests */
+static void ete_param_every_field_tested(struct kunit *test)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ete_num_params; i++) {
+		bool found = false;
+
+		for (j = 0; j < ARRAY_SIZE(param_cases); j++)
+			if (param_cases[j].group == ete_params[i].group &&
+			    !strcmp(param_cases[j].name, ete_params[i].name))
+				found = true;
+		KUNIT_EXPECT_TRUE_MSG(test, found, "no case for %s",
+				      ete_params[i].name);
+	}
+}
+
+struct parse_case {
+	const char *buf;
+	int err;
+	u64 val;
+};
+
+static const struct parse_case parse_cases[] = {
+	{ "", -EINVAL },
+	{ "\n", -EINVAL },
+	{ "abc", -EINVAL },
+	{ "-1", -EINVAL },
+	{ "1 2", -EINVAL },
+	{ "0x", -EINVAL },
+	{ "99999999999999999999999", -ERANGE },
+	{ "0x10000000000000000", -ERANGE },
+	{ "42\n", 0, 42 },
+	{ "0x2a", 0, 42 },
+	{ "052", 0, 42 },
+	{ "0", 0, 0 },
+};
+
+static void parse_case_desc(const struct parse_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%s\"", c->buf);
+}
+
+KUNIT_ARRAY_PARAM(parse, parse_cases, parse_case_desc);
+
+static void ete_param_parse_text(struct kunit *test)
+{
+	const struct parse_case *c = test->param_value;
+	u64 val = 0;
+
+	KUNIT_EXPECT_EQ(test, ete_param_parse(c->buf, &val), c->err);
+	if (!c->err)
+		KUNIT_EXPECT_EQ(test, val, c->val);
+}
+
+/* Changing a selector's group must keep its selection meaningful */
+static void ete_param_rs_group_select(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	const struct ete_param *grp = find_param(ETE_PG_RS, "group");
+	const struct ete_param *sel = find_param(ETE_PG_RS, "select");
+
+	KUNIT_ASSERT_EQ(test, ete_param_set(&ctx->cfg, &ctx->caps, grp, 4, 4), 0);
+	KUNIT_EXPECT_EQ(test, ete_param_set(&ctx->cfg, &ctx->caps, sel, 4,
+					    0xffff), 0);	/* 16 SACs */
+	KUNIT_EXPECT_EQ(test, ete_param_set(&ctx->cfg, &ctx->caps, grp, 4, 0),
+			-ERANGE);	/* only 4 external input selectors */
+	KUNIT_EXPECT_EQ(test, ctx->cfg.rs[4].group, 4);
+}
+
+static void ete_param_store_keeps_old(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	const struct ete_param *p = find_param(ETE_PG_UNIT, "trace_id");
+	static const char * const bad[] = { "", "x", "-5", "0x70",
+					    "18446744073709551616" };
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, ete_param_store(&ctx->cfg, &ctx->caps, p, 0,
+					      "0x10\n"), 0);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		KUNIT_EXPECT_LT(test, ete_param_store(&ctx->cfg, &ctx->caps, p,
+						      0, bad[i]), 0);
+		KUNIT_EXPECT_EQ(test, ctx->cfg.trace_id, 0x10);
+	}
+}
+
+static void ete_config_defaults_valid(struct kunit *test)
+{
+	struct ete_test_ctx *rich = ete_test_setup(test, RICH);
+	struct ete_test_ctx *min = ete_test_setup(test, MINIMAL);
+	struct ete_test_ctx *r52 = ete_test_setup(test, R52);
+
+	KUNIT_EXPECT_EQ(test, ete_config_validate(&rich->cfg, &rich->caps), 0);
+	KUNIT_EXPECT_EQ(test, ete_config_validate(&min->cfg, &min->caps), 0);
+	KUNIT_EXPECT_EQ(test, ete_config_validate(&r52->cfg, &r52->caps), 0);
+	KUNIT_EXPECT_EQ(test, rich->cfg.el_ns, 7);
+	KUNIT_EXPECT_EQ(test, min->cfg.el_ns, 3);
+	KUNIT_EXPECT_TRUE(test, rich->cfg.context_id);
+	KUNIT_EXPECT_FALSE(test, rich->cfg.timestamp);
+	KUNIT_EXPECT_EQ(test, rich->cfg.viewinst_event, ETE_EVENT_TRUE);
+}
+
+/* A configuration valid on one unit is refused on a smaller one */
+static void ete_config_validate_against_caps(struct kunit *test)
+{
+	struct ete_test_ctx *rich = ete_test_setup(test, RICH);
+	struct ete_test_ctx *min = ete_test_setup(test, MINIMAL);
+
+	rich->cfg.cycle_count = true;
+	KUNIT_EXPECT_EQ(test, ete_config_validate(&rich->cfg, &rich->caps), 0);
+	KUNIT_EXPECT_EQ(test, ete_config_validate(&rich->cfg, &min->caps),
+			-EOPNOTSUPP);
+	rich->cfg.cycle_count = false;
+	rich->cfg.ts_event = 5;
+	KUNIT_EXPECT_EQ(test, ete_config_validate(&rich->cfg, &min->caps),
+			-ERANGE);
+}
+
+/* ------------------------------------------------------------------------
+ * ete_config_image
+ */
+
+static u64 img(struct kunit *test, const struct ete_image *i, u32 reg)
+{
+	bool found;
+	u64 v = ete_image_get(i, reg, &found);
+
+	KUNIT_EXPECT_TRUE_MSG(test, found, "reg %#x not in image", reg);
+	return v;
+}
+
+static void img_absent(struct kunit *test, const struct ete_image *i, u32 reg)
+{
+	bool found;
+
+	ete_image_get(i, reg, &found);
+	KUNIT_EXPECT_FALSE_MSG(test, found, "reg %#x in image", reg);
+}
+
+static void ete_image_defaults_el1(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	struct ete_env env = { .kernel_el2 = false, .kernel_allowed = true };
+
+	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCONFIGR),
+			BIT(0) | BIT(6));	/* RES1, CID */
+	/* EVENT = 1 (TRUE), SSSTATUS, Secure EL0/1 excluded, NS all traced */
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCVICTLR),
+			0x1ULL | BIT(9) | (0x3 << 16));
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCSYNCPR), 12);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCTRACEIDR), 1);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCCCTLR), 0x100);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCACATR_N(15)),
+			0x3ULL << 8);
+	KUNIT_EXPECT_EQ(test, ctx->img.trfcr, 0x23ULL);	/* TS virtual, E1, E0 */
+	KUNIT_EXPECT_FALSE(test, ctx->img.kernel_filtered);
+	img_absent(test, &ctx->img, ETE_TRCRSCTLR_N(1));
+	img(test, &ctx->img, ETE_TRCRSCTLR_N(31));
+	img(test, &ctx->img, ETE_TRCCIDCCTLR1);
+	img(test, &ctx->img, ETE_TRCSEQEVR_N(2));
+}
+
+static void ete_image_unprivileged(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	struct ete_env env = { .kernel_el2 = false, .kernel_allowed = false };
+
+	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
+	KUNIT_EXPECT_TRUE(test, ctx->img.kernel_filtered);
+	/* EXLEVEL_NS: EL1 and EL2 excluded */
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCVICTLR) & (7 << 20),
+			0x6ULL << 20);
+	KUNIT_EXPECT_EQ(test, ctx->img.trfcr, 0x21ULL);
+}
+
+/* A VHE kernel's PID is in CONTEXTIDR_EL2: traced as the VMID */
+static void ete_image_vhe_pid(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	struct ete_env env = { .kernel_el2 = true, .kernel_allowed = true };
+
+	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCONFIGR),
+			BIT(0) | BIT(7) | BIT(15));
+	KUNIT_EXPECT_EQ(test, ctx->img.trfcr, 0x2bULL);	/* + CX */
+}
+
+static void ete_image_fields(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	struct ete_env env = { .kernel_allowed = true };
+	struct ete_config *c = &ctx->cfg;
+
+	c->cycle_count = true;
+	c->cc_threshold = 0x123;
+	c->timestamp = true;
+	c->return_stack = true;
+	c->branch_broadcast = true;
+	c->bb_include = true;
+	c->bb_ranges = 0x5;
+	c->q_elements = ETE_QE_ALL;
+	c->stall = true;
+	c->stall_level = 2;
+	c->no_overflow = true;
+	c->sync_period = 1 << 20;
+	c->event[1] = 0x83;
+	c->event_trace[1] = true;
+	c->atb_trigger = true;
+	c->include_ranges = 0x3;
+	c->exclude_ranges = 0x80;
+	c->start_addrs = 0x1;
+	c->stop_addrs = 0x8000;
+	c->cntr[1] = (struct ete_cntr_config){ 0x10, 0x20, 0x2, 0x83, true, true };
+	c->rs[2] = (struct ete_rs_config){ 4, 0x3, true, true };
+	c->rs[3] = (struct ete_rs_config){ 4, 0x3, true, true };
+	c->ss[0] = (struct ete_ss_config){ 0x2, 0x1, 0, true, true };
+	c->addr[3] = (struct ete_addr_config){ 0xffff800008000000ULL, 1, 2,
+					      ETE_EL1, 0 };
+	c->ctxid[5].mask = 0xf;
+	c->seq_fwd[1] = 0x4;
+	c->seq_bwd[1] = 0x85;
+	c->seq_state = 2;
+	KUNIT_ASSERT_EQ(test, ete_config_validate(c, &ctx->caps), 0);
+
+	ete_config_to_image(c, &ctx->caps, &env, &ctx->img);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCONFIGR),
+			BIT(0) | BIT(3) | BIT(4) | BIT(6) | BIT(11) |
+			BIT(12) | (3 << 13));
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCCCTLR), 0x123);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCBBCTLR), 0x105);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCSTALLCTLR),
+			(2 << 2) | BIT(8) | BIT(13));
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCSYNCPR), 20);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCEVENTCTL0R), 0x8300);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCEVENTCTL1R),
+			BIT(1) | BIT(11));
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCVIIECTLR), 0x800003);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCVISSCTLR),
+			0x80000001);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCNTRLDVR_N(1)), 0x10);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCNTVR_N(1)), 0x20);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCNTCTLR_N(1)),
+			0x2 | (0x83 << 8) | BIT(16) | BIT(17));
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCRSCTLR_N(2)),
+			0x3 | (4 << 16) | BIT(20) | BIT(21));
+	/* PAIRINV is RES0 in the upper selector of a pair (RKTNJM) */
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCRSCTLR_N(3)),
+			0x3 | (4 << 16) | BIT(20));
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCSSCCR_N(0)),
+			0x2 | (1 << 16) | BIT(24));
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCSSCSR_N(0)), BIT(31));
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCACVR_N(3)),
+			0xffff800008000000ULL);
+	/* CONTEXTTYPE 1, CONTEXT 2, Secure all excluded, NS EL0 and EL2 */
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCACATR_N(3)),
+			(1 << 2) | (2 << 4) | (3 << 8) | (5 << 12));
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCIDCCTLR1), 0xf00);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCSEQEVR_N(1)), 0x8504);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCSEQSTR), 2);
+}
+
+/* Only registers the unit implements are in the image */
+static void ete_image_minimal(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, MINIMAL);
+	struct ete_env env = { .kernel_allowed = true };
+
+	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCONFIGR), 1);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCVICTLR), 0x201ULL);
+	img_absent(test, &ctx->img, ETE_TRCCCCTLR);
+	img_absent(test, &ctx->img, ETE_TRCBBCTLR);
+	img_absent(test, &ctx->img, ETE_TRCSTALLCTLR);
+	img_absent(test, &ctx->img, ETE_TRCQCTLR);
+	img_absent(test, &ctx->img, ETE_TRCSEQSTR);
+	img_absent(test, &ctx->img, ETE_TRCRSCTLR_N(2));
+	img_absent(test, &ctx->img, ETE_TRCACVR);
+	img_absent(test, &ctx->img, ETE_TRCCIDCCTLR0);
+	KUNIT_EXPECT_LE(test, ctx->img.nr, 16U);
+}
+
+static void ete_image_fits(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	struct ete_env env = { .kernel_allowed = true };
+
+	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
+	KUNIT_EXPECT_LT(test, ctx->img.nr, (unsigned int)ETE_IMAGE_MAX);
+	KUNIT_EXPECT_GT(test, ctx->img.nr, 120U);
+}
+
+static struct kunit_case ete_param_cases[] = {
+	KUNIT_CASE_PARAM(ete_param_set_value, param_gen_params),
+	KUNIT_CASE_PARAM(ete_param_parse_text, parse_gen_params),
+	KUNIT_CASE(ete_param_every_field_tested),
+	KUNIT_CASE(ete_param_rs_group_select),
+	KUNIT_CASE(ete_param_store_keeps_old),
+	KUNIT_CASE(ete_config_defaults_valid),
+	KUNIT_CASE(ete_config_validate_against_caps),
+	{}
+};
+
+static struct kunit_suite ete_param_suite = {
+	.name = "ete_config_validate",
+	.test_cases = ete_param_cases,
+};
+
+static struct kunit_case ete_image_cases[] = {
+	KUNIT_CASE(ete_image_defaults_el1),
+	KUNIT_CASE(ete_image_unprivileged),
+	KUNIT_CASE(ete_image_vhe_pid),
+	KUNIT_CASE(ete_image_fields),
+	KUNIT_CASE(ete_image_minimal),
+	KUNIT_CASE(ete_image_fits),
+	{}
+};
+
+static struct kunit_suite ete_image_suite = {
+	.name = "ete_config_image",
+	.test_cases = ete_image_cases,
+};
+
+kunit_test_suites(&ete_param_suite, &ete_image_suite);
+
+MODULE_DESCRIPTION("KUnit tests of ETE configuration and register image");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

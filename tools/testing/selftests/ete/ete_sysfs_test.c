@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sysfs ABI of ete.ko (/sys/class/ete/ete<N>/) against the model
+ * (ete_model.ko, rich profile) and the test sink (ete_test_sink.ko):
+ *
+ * - every writable attribute takes a valid value, reads it back, and after
+ *   "enable" the model's register file holds the expected field (the test
+ *   derives the encoding itself from the Arm ARM register layouts);
+ * - every attribute refuses at least six malformed values with the
+ *   documented errno, the old value staying;
+ * - writes while enabled are -EBUSY, enabling without a sink -ENODEV;
+ * - enable/disable cycles on every CPU leave the model's violation log
+ *   empty and the sink started before and stopped after the unit;
+ * - a unit stuck outside Idle gives -ETIMEDOUT, and works again once the
+ *   fault is cleared.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/capability.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#define UNIT		"/sys/class/ete/ete%d/%s"
+#define MODEL		"/sys/kernel/debug/ete_model/cpu%d/%s"
+#define SINK		"/sys/kernel/debug/ete_test_sink/regs%d"
+
+static char path_buf[512];
+
+static const char *pathf(const char *fmt, int cpu, const char *name)
+{
+	snprintf(path_buf, sizeof(path_buf), fmt, cpu, name);
+	return path_buf;
+}
+
+/* Write @val; 0 or -errno */
+static int put(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Read a whole file into @buf; length or -errno */
+static int get(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+static int unit_put(int cpu, const char *attr, const char *val)
+{
+	return put(pathf(UNIT, cpu, attr), val);
+}
+
+static int unit_get_num(int cpu, const char *attr, unsigned long long *v)
+{
+	char buf[64];
+	char *end;
+	int ret = get(pathf(UNIT, cpu, attr), buf, sizeof(buf));
+
+	if (ret < 0)
+		return ret;
+	*v = strtoull(buf, &end, 0);
+	return *end == '\n' ? 0 : -EINVAL;
+}
+
+/* The model's value of register @reg (e.g. "TRCACVR5") on @cpu */
+static int model_reg(int cpu, const char *reg, unsigned long long *v)
+{
+	static char buf[16384];
+	char path[128], key[24];
+	char *p;
+
+	snprintf(path, sizeof(path), SINK, cpu);
+	if (get(path, buf, sizeof(buf)) < 0)
+		return -1;
+	snprintf(key, sizeof(key), "\n%s ", reg);
+	if (!strncmp(buf, key + 1, strlen(key) - 1)) {
+		p = buf;
+	} else {
+		p = strstr(buf, key);
+		if (!p)
+			return -1;
+		p++;
+	}
+	*v = strtoull(p + strlen(key) - 1, NULL, 0);
+	return 0;
+}
+
+/* The model's violation log of @cpu is empty (and show it if not) */
+static int violations(int cpu, char *buf, size_t len)
+{
+	int n = get(pathf(MODEL, cpu, "violations"), buf, len);
+
+	return n < 0 ? -1 : n;
+}
+
+static void clear_violations(int cpu)
+{
+	put(pathf(MODEL, cpu, "violations"), "0");
+}
+
+static int ncpus(void)
+{
+	return sysconf(_SC_NPROCESSORS_CONF);
+}
+
+static bool have_model(void)
+{
+	return !access("/sys/kernel/debug/ete_model", F_OK) &&
+	       !access("/sys/kernel/debug/ete_test_sink", F_OK) &&
+	       !access("/sys/class/ete/ete0", F_OK);
+}
+
+static void sink_present(unsigned long mask)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%lu", mask);
+	put("/sys/kernel/debug/ete_test_sink/present", v);
+}
+
+FIXTURE(ete) {
+	bool ready;
+};
+
+FIXTURE_SETUP(ete)
+{
+	int cpu;
+
+	self->ready = have_model();
+	if (!self->ready)
+		SKIP(return, "ete_model and ete_test_sink not loaded");
+	sink_present((1UL << ncpus()) - 1);
+	for (cpu = 0; cpu < ncpus(); cpu++) {
+		unit_put(cpu, "enable", "0");
+		ASSERT_EQ(unit_put(cpu, "reset", "1"), 0);
+		clear_violations(cpu);
+		/* No trace bytes needed here: keep the VM's load down */
+		put(pathf(MODEL, cpu, "rate"), "0");
+	}
+}
+
+FIXTURE_TEARDOWN(ete)
+{
+	int cpu;
+
+	if (!self->ready)
+		return;
+	for (cpu = 0; cpu < ncpus(); cpu++) {
+		put(pathf(MODEL, cpu, "fault"), "none");
+		unit_put(cpu, "enable", "0");
+		unit_put(cpu, "reset", "1");
+		put(pathf(MODEL, cpu, "rate"), "64");
+	}
+	sink_present((1UL << ncpus()) - 1);
+}
+
+/*
+ * One attribute: a valid value and where it lands in the model (register,
+ * mask, expected field), and a value beyond this unit's capabilities
+ * (rich profile: 8 ARCs, 16 SACs, 32 selectors, 4 PE comparators, 32-bit
+ * context IDs and VMIDs, EXLEVEL_S = EL0, EL1, EL3) with its errno.
+ */
+struct attr_case {
+	const char *attr;
+	const char *valid;
+	const char *reg;
+	unsigned long long mask;
+	unsigned long long want;
+	const char *beyond;
+	int beyond_err;
+};
+
+static const struct attr_case attrs[] = {
+	{ "cycle_count", "1", "TRCCONFIGR", 0x10, 0x10, "2", ERANGE },
+	{ "cc_threshold", "0x123", "TRCCCCTLR", 0xfff, 0x123, "3", ERANGE },
+	{ "timestamp", "1", "TRCCONFIGR", 0x800, 0x800, "2", ERANGE },
+	{ "ts_event", "0x85", "TRCTSCTLR", 0xff, 0x85, "0x90", ERANGE },
+	{ "branch_broadcast", "1", "TRCCONFIGR", 0x8, 0x8, "2", ERANGE },
+	{ "bb_include", "1", "TRCBBCTLR", 0x100, 0x100, "2", ERANGE },
+	{ "bb_ranges", "0x81", "TRCBBCTLR", 0xff, 0x81, "0x100", ERANGE },
+	{ "return_stack", "1", "TRCCONFIGR", 0x1000, 0x1000, "2", ERANGE },
+	{ "context_id", "0", "TRCCONFIGR", 0x40, 0, "2", ERANGE },
+	{ "vmid", "1", "TRCCONFIGR", 0x80, 0x80, "2", ERANGE },
+	{ "q_elements", "3", "TRCCONFIGR", 0x6000, 0x6000, "2", ERANGE },
+	{ "q_include", "1", "TRCQCTLR", 0x100, 0x100, "2", ERANGE },
+	{ "q_ranges", "3", "TRCQCTLR", 0xff, 0x3, "0x100", ERANGE },
+	{ "stall", "1", "TRCSTALLCTLR", 0x100, 0x100, "2", ERANGE },
+	{ "stall_level", "2", "TRCSTALLCTLR", 0xc, 0x8, "4", ERANGE },
+	{ "no_overflow", "1", "TRCSTALLCTLR", 0x2000, 0x2000, "2", ERANGE },
+	{ "sync_period", "1024", "TRCSYNCPR", 0x1f, 10, "128", ERANGE },
+	{ "trace_id", "0x42", "TRCTRACEIDR", 0x7f, 0x42, "0x70", ERANGE },
+	{ "el_ns", "1", "TRCVICTLR", 0x700000, 0x600000, "8", ERANGE },
+	{ "el_s", "1", "TRCVICTLR", 0xf0000, 0xa0000, "4", EOPNOTSUPP },
+	{ "viewinst_event", "0x81", "TRCVICTLR", 0xff, 0x81, "0x20", ERANGE },
+	{ "ss_status", "0", "TRCVICTLR", 0x200, 0, "2", ERANGE },
+	{ "trace_errors", "1", "TRCVICTLR", 0x800, 0x800, "2", ERANGE },
+	{ "include_ranges", "5", "TRCVIIECTLR", 0xff, 5, "0x100", ERANGE },
+	{ "exclude_ranges", "0x80", "TRCVIIECTLR", 0xff0000, 0x800000,
+	  "0x100", ERANGE },
+	{ "start_addrs", "3", "TRCVISSCTLR", 0xffff, 3, "0x10000", ERANGE },
+	{ "stop_addrs", "0x8000", "TRCVISSCTLR", 0xffff0000, 0x80000000,
+	  "0x10000", ERANGE },
+	{ "atb_trigger", "1", "TRCEVENTCTL1R", 0x800, 0x800, "2", ERANGE },
+	{ "event0/select", "3", "TRCEVENTCTL0R", 0xff, 3, "0x40", ERANGE },
+	{ "event3/select", "0x8f", "TRCEVENTCTL0R", 0xff000000, 0x8f000000,
+	  "0x90", ERANGE },
+	{ "event2/trace", "1", "TRCEVENTCTL1R", 0x4, 0x4, "2", ERANGE },
+	{ "extin1/select", "31", "TRCEXTINSELR1", 0xffff, 31, "32", ERANGE },
+	{ "seq/state", "3", "TRCSEQSTR", 0x3, 3, "4", ERANGE },
+	{ "seq/reset_event", "0x84", "TRCSEQRSTEVR", 0xff, 0x84, "0x20",
+	  ERANGE },
+	{ "seq/fwd0", "2", "TRCSEQEVR0", 0xff, 2, "0x91", ERANGE },
+	{ "seq/fwd1", "0x1f", "TRCSEQEVR1", 0xff, 0x1f, "0x100", ERANGE },
+	{ "seq/fwd2", "0x80", "TRCSEQEVR2", 0xff, 0x80, "0xa0", ERANGE },
+	{ "seq/bwd0", "4", "TRCSEQEVR0", 0xff00, 0x400, "0x20", ERANGE },
+	{ "seq/bwd1", "0x81", "TRCSEQEVR1", 0xff00, 0x8100, "0x40", ERANGE },
+	{ "seq/bwd2", "0x83", "TRCSEQEVR2", 0xff00, 0x8300, "0x93", ERANGE },
+	{ "addr5/value", "0xffff800012345678", "TRCACVR5", ~0ULL,
+	  0xffff800012345678ULL, "0x10000000000000000", ERANGE },
+	{ "addr5/context_type", "1", "TRCACATR5", 0xc, 0x4, "4", ERANGE },
+	{ "addr5/context", "7", "TRCACATR5", 0x70, 0x70, "8", ERANGE },
+	{ "addr5/el_ns", "1", "TRCACATR5", 0x7000, 0x6000, "8", ERANGE },
+	{ "addr5/el_s", "8", "TRCACATR5", 0xf00, 0x300, "4", EOPNOTSUPP },
+	{ "cntr2/reload", "0x1234", "TRCCNTRLDVR2", 0xffff, 0x1234,
+	  "0x10000", ERANGE },
+	{ "cntr2/value", "0x4321", "TRCCNTVR2", 0xffff, 0x4321, "65536",
+	  ERANGE },
+	{ "cntr2/count_event", "0x85", "TRCCNTCTLR2", 0xff, 0x85, "0x90",
+	  ERANGE },
+	{ "cntr2/reload_event", "3", "TRCCNTCTLR2", 0xff00, 0x300, "0x20",
+	  ERANGE },
+	{ "cntr2/reload_self", "1", "TRCCNTCTLR2", 0x10000, 0x10000, "2",
+	  ERANGE },
+	{ "cntr3/chain", "1", "TRCCNTCTLR3", 0x20000, 0x20000, "2", ERANGE },
+	{ "ss6/sac", "0x8001", "TRCSSCCR6", 0xffff, 0x8001, "0x10000",
+	  ERANGE },
+	{ "ss6/arc", "0x81", "TRCSSCCR6", 0xff0000, 0x810000, "0x100",
+	  ERANGE },
+	{ "ss6/pc", "0xf", "TRCSSPCICR6", 0xff, 0xf, "0x10", ERANGE },
+	{ "ss6/multi_shot", "1", "TRCSSCCR6", 0x1000000, 0x1000000, "2",
+	  ERANGE },
+	{ "ss6/fired", "1", "TRCSSCSR6", 0x80000000, 0x80000000, "2",
+	  ERANGE },
+	{ "rs4/group", "2", "TRCRSCTLR4", 0xf0000, 0x20000, "8", ERANGE },
+	{ "rs4/select", "0xa", "TRCRSCTLR4", 0xffff, 0xa, "0x10", ERANGE },
+	{ "rs5/invert", "1", "TRCRSCTLR5", 0x100000, 0x100000, "2", ERANGE },
+	{ "rs4/pair_invert", "1", "TRCRSCTLR4", 0x200000, 0x200000, "2",
+	  ERANGE },
+	{ "ctxid3/value", "0xdeadbeef", "TRCCIDCVR3", ~0ULL, 0xdeadbeef,
+	  "0x100000000", ERANGE },
+	{ "ctxid3/mask", "5", "TRCCIDCCTLR0", 0xff000000, 0x05000000, "0x10",
+	  ERANGE },
+	{ "ctxid6/mask", "3", "TRCCIDCCTLR1", 0xff0000, 0x30000, "0x1f",
+	  ERANGE },
+	{ "vmid1/value", "0x1234", "TRCVMIDCVR1", ~0ULL, 0x1234,
+	  "0x100000000", ERANGE },
+	{ "vmid1/mask", "0xf", "TRCVMIDCCTLR0", 0xff00, 0xf00, "0x10",
+	  ERANGE },
+};
+
+/* "addr5/value" -> "addr/value": the kind of attribute */
+static void attr_kind(const char *attr, char *kind, size_t len)
+{
+	size_t i, o = 0;
+
+	for (i = 0; attr[i] && o + 1 < len; i++) {
+		if (attr[i] >= '0' && attr[i] <= '9' && strchr(attr + i, '/'))
+			continue;
+		kind[o++] = attr[i];
+	}
+	kind[o] = '\0';
+}
+
+static bool kind_covered(const char *kind)
+{
+	char k[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+		attr_kind(attrs[i].attr, k, sizeof(k));
+		if (!strcmp(k, kind))
+			return true;
+	}
+	return false;
+}
+
+/* Every writable configuration file of ete0 has a case above */
+TEST_F(ete, every_attribute_has_a_case)
+{
+	static const char * const skip[] = { "enable", "reset", "uevent" };
+	char dir[300], file[600], rel[600], kind[600];
+	struct dirent *d, *f;
+	DIR *top, *sub;
+	struct stat st;
+	int checked = 0;
+	size_t i;
+
+	if (!self->ready)
+		return;
+	top = opendir("/sys/class/ete/ete0");
+	ASSERT_NE(top, NULL);
+	while ((d = readdir(top))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(dir, sizeof(dir), "/sys/class/ete/ete0/%s", d->d_name);
+		if (lstat(dir, &st) || S_ISLNK(st.st_mode))
+			continue;
+		if (S_ISREG(st.st_mode)) {
+			bool skipped = false;
+
+			for (i = 0; i < ARRAY_SIZE(skip); i++)
+				skipped |= !strcmp(d->d_name, skip[i]);
+			if (!(st.st_mode & 0200) || skipped)
+				continue;
+			EXPECT_TRUE(kind_covered(d->d_name))
+				TH_LOG("no case for %s", d->d_name);
+			checked++;
+			continue;
+		}
+		/* power/ is the driver core's */
+		sub = strcmp(d->d_name, "power") ? opendir(dir) : NULL;
+		if (!sub)
+			continue;
+		while ((f = readdir(sub))) {
+			snprintf(file, sizeof(file), "%s/%s", dir, f->d_name);
+			if (f->d_name[0] == '.' || stat(file, &st) ||
+			    !S_ISREG(st.st_mode) || !(st.st_mode & 0200))
+				continue;
+			snprintf(rel, sizeof(rel), "%s/%s", d->d_name, f->d_name);
+			attr_kind(rel, kind, sizeof(kind));
+			EXPECT_TRUE(kind_covered(kind))
+				TH_LOG("no case for %s", rel);
+			checked++;
+		}
+		closedir(sub);
+	}
+	closedir(top);
+	TH_LOG("%d writable files", checked);
+	EXPECT_GT(checked, 300);
+}
+
+/* Resource directories exist exactly where caps/ says */
+TEST_F(ete, groups_follow_caps)
+{
+	static const struct { const char *cap, *dir; int first; } g[] = {
+		{ "caps/num_addr_comparators", "addr%d", 0 },
+		{ "caps/num_counters", "cntr%d", 0 },
+		{ "caps/num_single_shot", "ss%d", 0 },
+		{ "caps/num_resource_selectors", "rs%d", 2 },
+		{ "caps/num_context_id_comparators", "ctxid%d", 0 },
+		{ "caps/num_vmid_comparators", "vmid%d", 0 },
+		{ "caps/num_external_input_selectors", "extin%d", 0 },
+		{ "caps/num_events", "event%d", 0 },
+	};
+	unsigned long long n;
+	char name[32];
+	size_t i;
+	int k;
+
+	if (!self->ready)
+		return;
+	for (i = 0; i < ARRAY_SIZE(g); i++) {
+		ASSERT_EQ(unit_get_num(0, g[i].cap, &n), 0);
+		EXPECT_GT(n, 0ULL);
+		for (k = 0; k <= (int)n; k++) {
+			snprintf(name, sizeof(name), g[i].dir, k);
+			EXPECT_EQ(access(pathf(UNIT, 0, name), F_OK) == 0,
+				  k >= g[i].first && k < (int)n)
+				TH_LOG("%s", name);
+		}
+	}
+	EXPECT_EQ(access(pathf(UNIT, 0, "rs1"), F_OK), -1);
+	EXPECT_EQ(access(pathf(UNIT, 0, "cntr2/chain"), F_OK), -1);
+	EXPECT_EQ(access(pathf(UNIT, 0, "rs5/pair_invert"), F_OK), -1);
+}
+
+/* The upstream raw mirrors that OpenCSD-based tools read */
+TEST_F(ete, raw_mirrors)
+{
+	static const char * const files[] = {
+		"trcidr/trcidr0", "trcidr/trcidr1", "trcidr/trcidr2",
+		"trcidr/trcidr3", "trcidr/trcidr4", "trcidr/trcidr5",
+		"trcidr/trcidr8", "trcidr/trcidr9", "trcidr/trcidr10",
+		"trcidr/trcidr11", "trcidr/trcidr12", "trcidr/trcidr13",
+		"mgmt/trcdevarch", "mgmt/trcauthstatus", "mgmt/trcconfig",
+		"mgmt/trctraceid",
+	};
+	unsigned long long v;
+	size_t i;
+
+	if (!self->ready)
+		return;
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		int ret = unit_get_num(0, files[i], &v);
+
+		if (ret)
+			ksft_print_msg("%s: %d\n", files[i], ret);
+		EXPECT_EQ(ret, 0);
+	}
+	ASSERT_EQ(unit_get_num(0, "mgmt/trcdevarch", &v), 0);
+	EXPECT_EQ(v, 0x47705a13ULL);
+	/* The model's rich profile */
+	ASSERT_EQ(unit_get_num(0, "trcidr/trcidr0", &v), 0);
+	EXPECT_EQ(v, 0x0801cea1ULL);
+	ASSERT_EQ(unit_get_num(0, "trcidr/trcidr4", &v), 0);
+	EXPECT_EQ(v, 0x888f4008ULL);
+	/* trctraceid is the live register: programmed at enable */
+	ASSERT_EQ(unit_put(0, "trace_id", "0x33"), 0);
+	ASSERT_EQ(unit_put(0, "enable", "1"), 0);
+	ASSERT_EQ(unit_get_num(0, "mgmt/trctraceid", &v), 0);
+	EXPECT_EQ(v, 0x33ULL);
+	ASSERT_EQ(unit_put(0, "enable", "0"), 0);
+}
+
+/* Valid values: accepted, read back, and in the model after enable */
+TEST_F(ete, valid_values_reach_the_model)
+{
+	unsigned long long got, reg;
+	char log[4096];
+	size_t i;
+	int cpu = 1;
+
+	if (!self->ready)
+		return;
+	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+		const struct attr_case *c = &attrs[i];
+
+		ASSERT_EQ(unit_put(cpu, "reset", "1"), 0);
+		EXPECT_EQ(unit_put(cpu, c->attr, c->valid), 0)
+			TH_LOG("%s=%s", c->attr, c->valid);
+		EXPECT_EQ(unit_get_num(cpu, c->attr, &got), 0);
+		EXPECT_EQ(got, strtoull(c->valid, NULL, 0)) TH_LOG("%s", c->attr);
+		ASSERT_EQ(unit_put(cpu, "enable", "1"), 0) TH_LOG("%s", c->attr);
+		EXPECT_EQ(model_reg(cpu, c->reg, &reg), 0) TH_LOG("%s", c->reg);
+		EXPECT_EQ(reg & c->mask, c->want)
+			TH_LOG("%s=%s: %s=%#llx", c->attr, c->valid, c->reg, reg);
+		ASSERT_EQ(unit_put(cpu, "enable", "0"), 0);
+		EXPECT_EQ(violations(cpu, log, sizeof(log)), 0)
+			TH_LOG("%s: %s", c->attr, log);
+		clear_violations(cpu);
+	}
+}
+
+/* Malformed values: documented errno, old value kept */
+TEST_F(ete, malformed_values_are_refused)
+{
+	static const struct { const char *val; int err; } bad[] = {
+		{ "\n", EINVAL },			/* empty */
+		{ "abc", EINVAL },			/* not a number */
+		{ "-1", EINVAL },			/* negative */
+		{ "12abc", EINVAL },			/* trailing garbage */
+		{ "99999999999999999999999", ERANGE },	/* huge */
+	};
+	unsigned long long before, after;
+	size_t i, j;
+	int refused = 0;
+
+	if (!self->ready)
+		return;
+	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+		const struct attr_case *c = &attrs[i];
+
+		ASSERT_EQ(unit_put(0, "reset", "1"), 0);
+		ASSERT_EQ(unit_put(0, c->attr, c->valid), 0) TH_LOG("%s", c->attr);
+		ASSERT_EQ(unit_get_num(0, c->attr, &before), 0);
+		for (j = 0; j < ARRAY_SIZE(bad); j++) {
+			EXPECT_EQ(unit_put(0, c->attr, bad[j].val), -bad[j].err)
+				TH_LOG("%s <- \"%s\"", c->attr, bad[j].val);
+			refused++;
+		}
+		EXPECT_EQ(unit_put(0, c->attr, c->beyond), -c->beyond_err)
+			TH_LOG("%s <- %s (beyond caps)", c->attr, c->beyond);
+		refused++;
+		ASSERT_EQ(unit_get_num(0, c->attr, &after), 0);
+		EXPECT_EQ(after, before) TH_LOG("%s changed", c->attr);
+	}
+	TH_LOG("%d malformed writes refused", refused);
+}
+
+/* Configuration and reset are refused while enabled */
+TEST_F(ete, busy_while_enabled)
+{
+	unsigned long long v;
+
+	if (!self->ready)
+		return;
+	ASSERT_EQ(unit_put(2, "enable", "1"), 0);
+	EXPECT_EQ(unit_put(2, "cycle_count", "1"), -EBUSY);
+	EXPECT_EQ(unit_put(2, "addr0/value", "0x1000"), -EBUSY);
+	EXPECT_EQ(unit_put(2, "reset", "1"), -EBUSY);
+	EXPECT_EQ(unit_get_num(2, "cycle_count", &v), 0);
+	EXPECT_EQ(v, 0ULL);
+	EXPECT_EQ(unit_put(2, "enable", "1"), 0);	/* already ours */
+	EXPECT_EQ(unit_get_num(2, "enable", &v), 0);
+	EXPECT_EQ(v, 1ULL);
+	EXPECT_EQ(unit_put(2, "enable", "0"), 0);
+	EXPECT_EQ(unit_get_num(2, "enable", &v), 0);
+	EXPECT_EQ(v, 0ULL);
+	EXPECT_EQ(unit_put(2, "cycle_count", "1"), 0);
+	EXPECT_EQ(unit_put(2, "enable", "2"), -ERANGE);
+	EXPECT_EQ(unit_put(2, "enable", "on"), -EINVAL);
+	EXPECT_EQ(unit_put(2, "reset", "0"), -EINVAL);
+}
+
+/* No sink, no trace: -ENODEV, said in status */
+TEST_F(ete, enable_without_sink)
+{
+	char status[1024];
+
+	if (!self->ready)
+		return;
+	sink_present(0);
+	EXPECT_EQ(unit_put(3, "enable", "1"), -ENODEV);
+	ASSERT_GT(get(pathf(UNIT, 3, "status"), status, sizeof(status)), 0);
+	EXPECT_NE(strstr(status, "state: disabled"), NULL);
+	EXPECT_NE(strstr(status, "-ENODEV"), NULL) TH_LOG("%s", status);
+	EXPECT_NE(strstr(status, "no trace sink"), NULL);
+	sink_present((1UL << ncpus()) - 1);
+	EXPECT_EQ(unit_put(3, "enable", "1"), 0);
+	ASSERT_GT(get(pathf(UNIT, 3, "status"), status, sizeof(status)), 0);
+	EXPECT_NE(strstr(status, "state: enabled"), NULL) TH_LOG("%s", status);
+	EXPECT_NE(strstr(status, "owner: sysfs"), NULL);
+	EXPECT_EQ(unit_put(3, "enable", "0"), 0);
+}
+
+static int sink_count(int cpu, const char *what)
+{
+	char log[4096], key[64];
+	char *p;
+
+	if (get("/sys/kernel/debug/ete_test_sink/log", log, sizeof(log)) < 0)
+		return -1;
+	snprintf(key, sizeof(key), "cpu%d ", cpu);
+	p = strstr(log, key);
+	if (!p)
+		return -1;
+	p = strstr(p, what);
+	return p ? atoi(p + strlen(what)) : -1;
+}
+
+/* Enable/disable cycles on every CPU: no violation, sink order kept */
+#define CYCLES	10
+
+TEST_F(ete, enable_disable_cycles_all_cpus)
+{
+	int cpu, i, starts, stops;
+	char log[4096];
+
+	if (!self->ready)
+		return;
+	ASSERT_EQ(ncpus(), 4);
+	for (cpu = 0; cpu < ncpus(); cpu++) {
+		starts = sink_count(cpu, "starts ");
+		stops = sink_count(cpu, "stops ");
+		ASSERT_EQ(unit_put(cpu, "timestamp", "1"), 0);
+		ASSERT_EQ(unit_put(cpu, "cycle_count", "1"), 0);
+		for (i = 0; i < CYCLES; i++) {
+			ASSERT_EQ(unit_put(cpu, "enable", "1"), 0)
+				TH_LOG("cpu%d cycle %d", cpu, i);
+			ASSERT_EQ(unit_put(cpu, "enable", "0"), 0);
+		}
+		EXPECT_EQ(violations(cpu, log, sizeof(log)), 0)
+			TH_LOG("cpu%d: %s", cpu, log);
+		EXPECT_EQ(sink_count(cpu, "starts "), starts + CYCLES);
+		EXPECT_EQ(sink_count(cpu, "stops "), stops + CYCLES);
+		EXPECT_EQ(sink_count(cpu, "order_violations "), 0);
+	}
+	/* All four at once */
+	for (cpu = 0; cpu < ncpus(); cpu++)
+		ASSERT_EQ(unit_put(cpu, "enable", "1"), 0);
+	for (cpu = 0; cpu < ncpus(); cpu++)
+		ASSERT_EQ(unit_put(cpu, "enable", "0"), 0);
+	for (cpu = 0; cpu < ncpus(); cpu++)
+		EXPECT_EQ(violations(cpu, log, sizeof(log)), 0)
+			TH_LOG("cpu%d: %s", cpu, log);
+}
+
+/*
+ * A unit that never reaches Idle after disable: the disable reports
+ * -ETIMEDOUT (the unit is left disabled, the error in status), the next
+ * enable too (not Idle before programming); once the fault is cleared the
+ * unit works again, and nothing CONSTRAINED UNPREDICTABLE was done.
+ */
+TEST_F(ete, stuck_unit_times_out_and_recovers)
+{
+	unsigned long long v;
+	char status[1024], log[4096];
+
+	if (!self->ready)
+		return;
+	ASSERT_EQ(unit_put(1, "enable", "1"), 0);
+	ASSERT_EQ(put(pathf(MODEL, 1, "fault"), "stuck"), 0);
+	EXPECT_EQ(unit_put(1, "enable", "0"), -ETIMEDOUT);
+	EXPECT_EQ(unit_get_num(1, "enable", &v), 0);
+	EXPECT_EQ(v, 0ULL);
+	ASSERT_GT(get(pathf(UNIT, 1, "status"), status, sizeof(status)), 0);
+	EXPECT_NE(strstr(status, "-ETIMEDOUT"), NULL) TH_LOG("%s", status);
+	EXPECT_EQ(unit_put(1, "enable", "1"), -ETIMEDOUT);
+	EXPECT_EQ(unit_get_num(1, "enable", &v), 0);
+	EXPECT_EQ(v, 0ULL);
+
+	ASSERT_EQ(put(pathf(MODEL, 1, "fault"), "none"), 0);
+	EXPECT_EQ(unit_put(1, "enable", "1"), 0);
+	EXPECT_EQ(unit_put(1, "enable", "0"), 0);
+	EXPECT_EQ(violations(1, log, sizeof(log)), 0) TH_LOG("%s", log);
+}
+
+/* The kernel's EL is filtered out for a user without CAP_PERFMON/SYS_ADMIN */
+TEST_F(ete, default_traces_kernel_when_privileged)
+{
+	unsigned long long reg;
+	char status[1024];
+
+	if (!self->ready)
+		return;
+	ASSERT_EQ(unit_put(0, "enable", "1"), 0);
+	ASSERT_EQ(model_reg(0, "TRCVICTLR", &reg), 0);
+	EXPECT_EQ(reg & 0x700000, 0ULL);	/* EL0-EL2 all traced */
+	EXPECT_EQ(reg & 0xff, 1ULL);	/* ViewInst: selector 1, TRUE */
+	EXPECT_EQ(reg & 0x200, 0x200ULL);	/* started */
+	ASSERT_EQ(model_reg(0, "TRCCONFIGR", &reg), 0);
+	EXPECT_EQ(reg & 0x41, 0x41ULL);	/* RES1, context ID (the PID) */
+	ASSERT_GT(get(pathf(UNIT, 0, "status"), status, sizeof(status)), 0);
+	EXPECT_NE(strstr(status, "kernel: traced"), NULL) TH_LOG("%s", status);
+	ASSERT_EQ(unit_put(0, "enable", "0"), 0);
+}
+
+/* Drop every capability of this process (root stays owner of the files) */
+static int drop_caps(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+
+	return syscall(SYS_capset, &hdr, data);
+}
+
+TEST_F(ete, unprivileged_enable_filters_kernel)
+{
+	unsigned long long reg;
+	char status[1024];
+	int st;
+	pid_t pid;
+
+	if (!self->ready)
+		return;
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(drop_caps() || unit_put(0, "enable", "1") ? 1 : 0);
+	ASSERT_EQ(waitpid(pid, &st, 0), pid);
+	ASSERT_EQ(WIFEXITED(st) && WEXITSTATUS(st) == 0, 1);
+	ASSERT_EQ(model_reg(0, "TRCVICTLR", &reg), 0);
+	EXPECT_EQ(reg & 0x700000, 0x600000ULL);	/* EL1, EL2 excluded */
+	ASSERT_GT(get(pathf(UNIT, 0, "status"), status, sizeof(status)), 0);
+	EXPECT_NE(strstr(status, "kernel: filtered out"), NULL)
+		TH_LOG("%s", status);
+	ASSERT_EQ(unit_put(0, "enable", "0"), 0);
+}
+
+TEST_HARNESS_MAIN
