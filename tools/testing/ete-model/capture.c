@@ -54,6 +54,8 @@ static void em_cap_program(const struct ete_access *acc, u64 base,
 	ete_write(acc, ETE_TRCCONFIGR, cfg);
 	ete_write(acc, ETE_TRCTRACEIDR, 1);
 	ete_write(acc, ETE_TRCSYNCPR, 10);		/* every 1KB */
+	if (ete_read(acc, ETE_TRCIDR3) & EM_IDR3_STALLCTL)
+		ete_write(acc, ETE_TRCSTALLCTLR, 0);
 	ete_write(acc, ETE_TRCEVENTCTL0R, 0);
 	ete_write(acc, ETE_TRCEVENTCTL1R, 0);
 	ete_write(acc, ETE_TRCVICTLR, 1 | EM_VICTLR_SSSTATUS);

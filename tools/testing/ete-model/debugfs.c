@@ -168,7 +168,8 @@ static int em_delay_set(void *data, u64 val)
 	ete_model_set_delay(u->model, u->cpu, v);
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(em_delay_fops, em_delay_get, em_delay_set, "%lld\n");
+DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(em_delay_fops, em_delay_get, em_delay_set,
+				"%lld\n");
 
 static int em_rate_get(void *data, u64 *val)
 {

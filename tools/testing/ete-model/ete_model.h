@@ -32,6 +32,8 @@ struct ete_model;
  * @EM_TRBE_EN: a TRBE register write the architecture forbids while the
  *	TRBE is enabled
  * @EM_TRBE_PTR: TRBE pointers inconsistent when the TRBE is enabled
+ * @EM_TRBE_ORDER: the TRBE disabled while the trace unit is not Idle and
+ *	trace is not prohibited (trace in flight is lost)
  * @EM_NR_CHECKS: number of checks
  */
 enum ete_model_check {
@@ -49,6 +51,7 @@ enum ete_model_check {
 	EM_SWLOCK,
 	EM_TRBE_EN,
 	EM_TRBE_PTR,
+	EM_TRBE_ORDER,
 	EM_NR_CHECKS,
 };
 
@@ -102,6 +105,7 @@ void ete_model_set_fault(struct ete_model *m, int cpu,
 void ete_model_set_rate(struct ete_model *m, int cpu, unsigned int bpms);
 void ete_model_set_pmstable_unknown(struct ete_model *m, int cpu, int val);
 void ete_model_set_mutation(struct ete_model *m, unsigned long disabled);
+void ete_model_set_midr(struct ete_model *m, u64 midr);
 enum ete_model_state ete_model_state(struct ete_model *m, int cpu);
 void ete_model_power_down(struct ete_model *m, int cpu);
 void ete_model_tick(struct ete_model *m, int cpu, unsigned int bytes);

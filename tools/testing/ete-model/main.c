@@ -27,6 +27,10 @@ module_param_named(mmio_base, em_mmio_base, ulong, 0444);
 MODULE_PARM_DESC(mmio_base,
 		 "physical address of CPU 0's external-debug view; CPU n at +4KB*n");
 
+static unsigned long em_midr;
+module_param_named(midr, em_midr, ulong, 0444);
+MODULE_PARM_DESC(midr, "MIDR_EL1 to report (to switch errata on), 0: the PE's own");
+
 static unsigned int em_rate = 64;
 module_param_named(rate, em_rate, uint, 0444);
 MODULE_PARM_DESC(rate, "trace bytes per millisecond while Running");
@@ -244,6 +248,7 @@ static int __init em_init(void)
 	for_each_possible_cpu(cpu)
 		em_global->units[cpu]->rate = em_rate;
 	ete_model_set_irq(em_global, ete_model_trbe_virq(), true);
+	ete_model_set_midr(em_global, em_midr);
 	ret = cpu_pm_register_notifier(&em_cpu_pm_nb);
 	if (ret)
 		goto err_destroy;

@@ -225,6 +225,7 @@ struct em_unit {
  * struct ete_model - a model instance: one unit per possible CPU
  * @prof: the profile all its units share
  * @disabled: mask of checks switched off (mutation testing)
+ * @midr: MIDR_EL1 to report (an erratum's part), 0 for the PE's own
  * @virq: Linux IRQ number of the TRBE PPI, 0 when not raising interrupts
  * @autotick: units generate trace from their own per-CPU timer
  * @units: per-CPU units, indexed by CPU number
@@ -232,6 +233,7 @@ struct em_unit {
 struct ete_model {
 	const struct em_profile *prof;
 	unsigned long disabled;
+	u64 midr;
 	int virq;
 	bool autotick;
 	struct em_unit *units[NR_CPUS];

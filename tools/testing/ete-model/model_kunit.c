@@ -36,6 +36,7 @@ static void em_setup(struct kunit *test)
 	em_wr(test, ETE_TRCEVENTCTL0R, 0);
 	em_wr(test, ETE_TRCEVENTCTL1R, 0);
 	em_wr(test, ETE_TRCVICTLR, 1 | EM_VICTLR_SSSTATUS);
+	em_wr(test, ETE_TRCSTALLCTLR, 0);	/* its reset value is UNKNOWN */
 }
 
 static void em_run(struct kunit *test)
@@ -546,6 +547,35 @@ static void rjlrqh_tsb_in_prohibited(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, em_viol(test, EM_RJLRQH), 1U);
 }
 
+static void em_enable_with_threshold(struct kunit *test, u64 threshold)
+{
+	em_setup(test);
+	em_wr(test, ETE_TRCCONFIGR, BIT(0) | EM_CONFIGR_CCI);
+	em_wr(test, ETE_TRCCCCTLR, threshold);
+	em_wr(test, ETE_TRCPRGCTLR, 1);
+	em_isb(test);
+}
+
+static void rkjxdk_cc_threshold_below_ccitmin(struct kunit *test)
+{
+	em_enable_with_threshold(test, 3);	/* rich: CCITMIN 4 */
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_IDRANGE), 1U);
+}
+
+static void rkjxdk_cc_threshold_at_ccitmin(struct kunit *test)
+{
+	em_enable_with_threshold(test, 4);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+}
+
+static void midr_reports_erratum_part(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+
+	ete_model_set_midr(t->m, 0x410fd490);	/* Neoverse N2 r0p0 */
+	KUNIT_EXPECT_EQ(test, em_rd(test, ETE_MIDR_EL1), 0x410fd490ULL);
+}
+
 static void idregs_report_trace_features(struct kunit *test)
 {
 	u64 dfr0 = em_rd(test, ETE_ID_AA64DFR0_EL1);
@@ -576,6 +606,9 @@ static struct kunit_case em_access_cases[] = {
 	KUNIT_CASE(offcpu_local_access),
 	KUNIT_CASE(rjlrqh_tsb_outside_prohibited),
 	KUNIT_CASE(rjlrqh_tsb_in_prohibited),
+	KUNIT_CASE(rkjxdk_cc_threshold_below_ccitmin),
+	KUNIT_CASE(rkjxdk_cc_threshold_at_ccitmin),
+	KUNIT_CASE(midr_reports_erratum_part),
 	KUNIT_CASE(idregs_report_trace_features),
 	{}
 };
@@ -630,6 +663,7 @@ static const struct em_mutation em_mutations[] = {
 	{ EM_SWLOCK, em_sc_swlock },
 	{ EM_TRBE_EN, em_sc_trbe_en },
 	{ EM_TRBE_PTR, em_sc_trbe_ptr },
+	{ EM_TRBE_ORDER, em_sc_trbe_order },
 };
 
 static void em_mutation_desc(const struct em_mutation *mu, char *desc)

@@ -461,6 +461,19 @@ void ete_model_set_mutation(struct ete_model *m, unsigned long disabled)
 EXPORT_SYMBOL_GPL(ete_model_set_mutation);
 
 /**
+ * ete_model_set_midr() - the MIDR_EL1 every unit reports
+ * @m: the instance
+ * @midr: a part with an erratum the driver handles, or 0 for the real one
+ *
+ * Context: any.
+ */
+void ete_model_set_midr(struct ete_model *m, u64 midr)
+{
+	WRITE_ONCE(m->midr, midr);
+}
+EXPORT_SYMBOL_GPL(ete_model_set_midr);
+
+/**
  * ete_model_state() - the programming state of a unit
  * @m: the instance
  * @cpu: the PE

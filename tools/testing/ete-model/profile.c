@@ -10,6 +10,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
+#include <asm/virt.h>
 
 #include "model.h"
 
@@ -406,8 +407,9 @@ u64 em_reg_wmask(const struct em_profile *p, u32 reg, unsigned int idx)
 	case ETE_TRBTRG_EL1:
 		return GENMASK(31, 0);
 	case ETE_TRFCR_EL1:
-		/* TRFCR_EL2 under VHE adds CX */
-		return EM_TRFCR_E0TRE | EM_TRFCR_ExTRE | BIT(3) | GENMASK(6, 5);
+		/* TRFCR_EL2 under VHE: E0HTRE, E2TRE, CX, TS */
+		return EM_TRFCR_E0TRE | EM_TRFCR_ExTRE | GENMASK(6, 5) |
+		       (is_kernel_in_hyp_mode() ? BIT(3) : 0);
 	case ETE_OSLAR_EL1:
 		return BIT(0);
 	default:
@@ -586,6 +588,7 @@ static const char *const em_check_names[EM_NR_CHECKS] = {
 	[EM_SWLOCK] = "SWLOCK",
 	[EM_TRBE_EN] = "TRBE_ENABLED",
 	[EM_TRBE_PTR] = "TRBE_POINTERS",
+	[EM_TRBE_ORDER] = "TRBE_ORDER",
 };
 
 /**

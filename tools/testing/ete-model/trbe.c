@@ -124,6 +124,13 @@ void em_trbe_write(struct em_unit *u, u32 reg, u64 val)
 		   ((val & EM_TRBLIMITR_E) &&
 		    ((val ^ u->trblimitr) & wmask & ~EM_TRBLIMITR_E))))
 		em_violation(u, EM_TRBE_EN, reg, val, true);
+	/*
+	 * Stop the trace unit (or prohibit trace and flush it) before the
+	 * TRBE: seed 004 section 5.1, and the handler order of trbe.c.
+	 */
+	if (en && reg == ETE_TRBLIMITR_EL1 && !(val & EM_TRBLIMITR_E) &&
+	    u->state != EM_IDLE && !em_unit_prohibited(u))
+		em_violation(u, EM_TRBE_ORDER, reg, val, true);
 	val &= wmask;
 	switch (reg) {
 	case ETE_TRBLIMITR_EL1:

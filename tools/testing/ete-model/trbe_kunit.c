@@ -244,6 +244,34 @@ static void trbe_enable_with_bad_pointers(struct kunit *test)
 	em_expect_guards(test, 1);
 }
 
+void em_sc_trbe_order(struct kunit *test)
+{
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_wr(test, ETE_TRBLIMITR_EL1, 0);
+}
+
+static void trbe_disabled_while_tracing(struct kunit *test)
+{
+	em_sc_trbe_order(test);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_TRBE_ORDER), 1U);
+}
+
+static void trbe_disabled_after_prohibit_and_flush(struct kunit *test)
+{
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_tick(test, 100);
+	em_wr(test, ETE_TRFCR_EL1, 0);
+	em_isb(test);
+	em_sync(test, ETE_SYNC_TSB);
+	em_sync(test, ETE_SYNC_DSB);
+	em_wr(test, ETE_TRBLIMITR_EL1, 0);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+	KUNIT_EXPECT_GE(test, em_peek(test, ETE_TRBPTR_EL1) - em_base(test),
+			100ULL);
+}
+
 static void trbe_buffer_abort(struct kunit *test)
 {
 	struct em_test *t = test->priv;
@@ -317,6 +345,8 @@ static struct kunit_case em_trbe_cases[] = {
 	KUNIT_CASE(trbe_write_while_enabled),
 	KUNIT_CASE(trbe_write_while_disabled),
 	KUNIT_CASE(trbe_enable_with_bad_pointers),
+	KUNIT_CASE(trbe_disabled_while_tracing),
+	KUNIT_CASE(trbe_disabled_after_prohibit_and_flush),
 	KUNIT_CASE(trbe_buffer_abort),
 	KUNIT_CASE(trbe_stopped_discards),
 	KUNIT_CASE(rlgvcx_trbe_disabled_gets_nothing),
@@ -534,6 +564,7 @@ static void rdyrzc_external_polling_needs_no_isb(struct kunit *test)
 	void *c = em_ctx(test);
 	int i;
 
+	ete_model_mmio_ops.write32(c, ETE_TRCSTALLCTLR, 0);
 	ete_model_mmio_ops.write32(c, ETE_TRCPRGCTLR, 1);
 	for (i = 0; i < EM_POLLS; i++)
 		if (!(ete_model_mmio_ops.read32(c, ETE_TRCSTATR) & EM_STATR_IDLE))
@@ -584,9 +615,16 @@ static struct kunit_suite em_mmio_suite = {
 /* The TRBE interrupt through the GIC                                 */
 /* ------------------------------------------------------------------ */
 
+/**
+ * struct em_irq_seen - what the test's TRBE handler saw
+ * @m: the instance whose registers the handler reads
+ * @clear_after: the handler leaves TRBSR_EL1.IRQ set this many times
+ * @hardirq: it ran in hard-IRQ context
+ * @count: times it ran with TRBSR_EL1.IRQ set
+ */
 struct em_irq_seen {
 	struct ete_model *m;
-	int cpu;
+	unsigned int clear_after;
 	bool hardirq;
 	unsigned int count;
 };
@@ -609,16 +647,26 @@ static irqreturn_t em_test_irq(int irq, void *dev)
 		return IRQ_NONE;
 	seen->hardirq = in_hardirq();
 	WRITE_ONCE(seen->count, seen->count + 1);
-	/* the handler's duty: disable, then clear the status */
+	if (seen->count <= seen->clear_after)
+		return IRQ_HANDLED;
+	/* the handler's duty: prohibit, flush, disable, clear the status */
+	ete_write(&acc, ETE_TRFCR_EL1, 0);
+	ete_sync(&acc, ETE_SYNC_ISB);
+	ete_sync(&acc, ETE_SYNC_TSB);
+	ete_sync(&acc, ETE_SYNC_DSB);
 	ete_write(&acc, ETE_TRBLIMITR_EL1, 0);
 	ete_write(&acc, ETE_TRBSR_EL1, 0);
 	return IRQ_HANDLED;
 }
 
-static void trbe_irq_handler_runs_in_hard_irq(struct kunit *test)
+/*
+ * Fill a one-page buffer with the TRBE interrupt requested by the test
+ * itself, and wait up to 200 ms for the handler to have run @want times.
+ */
+static void em_irq_session(struct kunit *test, struct em_irq_seen *seen,
+			   bool autotick, unsigned int want)
 {
 	struct em_test *t = test->priv;
-	struct em_irq_seen seen = { .m = t->m, .cpu = t->cpu };
 	int virq = ete_model_trbe_virq(), ret, i;
 
 	if (!virq)
@@ -627,28 +675,47 @@ static void trbe_irq_handler_runs_in_hard_irq(struct kunit *test)
 				 &em_irq_cookie);
 	if (ret)
 		kunit_skip(test, "TRBE IRQ busy (%d)", ret);
-	ete_model_set_irq(t->m, virq, false);
+	seen->m = t->m;
+	ete_model_set_irq(t->m, virq, autotick);
 	preempt_disable();
-	*this_cpu_ptr(&em_irq_cookie) = &seen;
+	*this_cpu_ptr(&em_irq_cookie) = seen;
 	enable_percpu_irq(virq, IRQ_TYPE_NONE);
 	preempt_enable();
 	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
 	em_run(test);
 	em_tick(test, 2 * PAGE_SIZE);
-	for (i = 0; i < 100 && !READ_ONCE(seen.count); i++)
+	for (i = 0; i < 200 && READ_ONCE(seen->count) < want; i++)
 		usleep_range(1000, 2000);
 	preempt_disable();
 	disable_percpu_irq(virq);
 	*this_cpu_ptr(&em_irq_cookie) = NULL;
 	preempt_enable();
 	free_percpu_irq(virq, &em_irq_cookie);
+}
+
+static void trbe_irq_handler_runs_in_hard_irq(struct kunit *test)
+{
+	struct em_irq_seen seen = {};
+
+	em_irq_session(test, &seen, false, 1);
 	KUNIT_EXPECT_EQ(test, seen.count, 1U);
 	KUNIT_EXPECT_TRUE(test, seen.hardirq);
 	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
 }
 
+/* A pending bit is a latch: the model pends again while the IRQ bit stays */
+static void trbe_irq_repends_while_status_set(struct kunit *test)
+{
+	struct em_irq_seen seen = { .clear_after = 2 };
+
+	em_irq_session(test, &seen, true, 3);
+	KUNIT_EXPECT_EQ(test, seen.count, 3U);
+	KUNIT_EXPECT_FALSE(test, em_peek(test, ETE_TRBSR_EL1) & EM_TRBSR_IRQ);
+}
+
 static struct kunit_case em_irq_cases[] = {
 	KUNIT_CASE(trbe_irq_handler_runs_in_hard_irq),
+	KUNIT_CASE(trbe_irq_repends_while_status_set),
 	{}
 };
 

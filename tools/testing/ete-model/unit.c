@@ -90,12 +90,39 @@ static void em_disable_begin(struct em_unit *u)
 	u->left = u->delay;
 }
 
+/*
+ * Combinations that are CONSTRAINED UNPREDICTABLE only together, checked
+ * when a session starts: a cycle-count threshold below TRCIDR3.CCITMIN
+ * with cycle counting on (RKJXDK); no-overflow without ISTALL (Table
+ * D4-25); branch broadcast in include mode with no range selected.
+ */
+static void em_check_session(struct em_unit *u)
+{
+	const struct em_profile *p = u->prof;
+	u64 cfg = u->trc[ETE_TRCCONFIGR / 4];
+	u64 stall = u->trc[ETE_TRCSTALLCTLR / 4];
+	u64 bb = u->trc[ETE_TRCBBCTLR / 4];
+
+	if ((cfg & EM_CONFIGR_CCI) &&
+	    (u->trc[ETE_TRCCCCTLR / 4] & GENMASK(11, 0)) <
+	    FIELD_GET(EM_IDR3_CCITMIN, p->idr[3]))
+		em_flag(u, EM_IDRANGE, ETE_TRCCCCTLR,
+			u->trc[ETE_TRCCCCTLR / 4], true);
+	if ((p->idr[3] & EM_IDR3_STALLCTL) && (stall & BIT(13)) &&
+	    !(stall & BIT(8)))
+		em_flag(u, EM_IDRANGE, ETE_TRCSTALLCTLR, stall, true);
+	if ((p->idr[0] & EM_IDR0_TRCBB) && (cfg & BIT(3)) && (bb & BIT(8)) &&
+	    !(bb & GENMASK(7, 0)))
+		em_flag(u, EM_IDRANGE, ETE_TRCBBCTLR, bb, true);
+}
+
 /* Apply TRCPRGCTLR.EN and the OS Lock as they are now */
 static void em_apply_enable(struct em_unit *u)
 {
 	bool en = em_enabled(u);
 
 	if (en && u->state == EM_IDLE) {
+		em_check_session(u);
 		/* RDXFFN: Idle to Enabling */
 		u->state = EM_ENABLING;
 		u->left = u->delay;
@@ -354,7 +381,7 @@ static u64 em_value(struct em_unit *u, const struct ete_reg_desc *d, u32 reg,
 	case ETE_OSLSR_EL1:
 		return BIT(3) | (u->oslk ? EM_OSLSR_OSLK : 0);
 	case ETE_MIDR_EL1:
-		return read_cpuid_id();
+		return u->model->midr ? u->model->midr : read_cpuid_id();
 	case ETE_ID_AA64DFR0_EL1:
 		return em_dfr0();
 	default:

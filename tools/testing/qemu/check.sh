@@ -7,7 +7,8 @@
 # Environment:
 #   RIG_FAULT=warn|oops|kasan|leak|hang|kunit|ksft  add a canary that fails
 #   EXTRA_TESTS=DIR   also run DIR's executables as kselftest-style programs
-#   RIG_RUNS="el1 el2"  which VM runs to make (default both)
+#   RIG_RUNS="el1 el2"  which VM runs to make (default both; "acpi" boots
+#                       UEFI+ACPI with the tables of acpi/ for the smoke subset)
 #   VM_TIMEOUT=SECONDS  hard timeout of one VM run (default 1500)
 #
 # Host suites: selftest/ and static checks before the VM; post.d/*.sh after
@@ -85,6 +86,12 @@ warn | oops | kasan | leak | hang)
 esac
 phase "initramfs" "$here/build-initramfs.sh" "$build/initramfs.cpio.gz" "$build" "$manifests" "$extra"
 
+# The ACPI boot's initrd: the table-upgrade cpio, then the initramfs.
+acpi_initrd() {
+	"$here/acpi/build-tables.sh" "$build/acpi-tables.cpio" &&
+		cat "$build/acpi-tables.cpio" "$build/initramfs.cpio.gz" >"$build/acpi-initrd"
+}
+
 run_args=()
 vm_run() {
 	local label=$1 dir=$2 subset=$3
@@ -94,8 +101,10 @@ vm_run() {
 	cat "$manifests"/*.list | awk -v s="$subset" \
 		'!/^[ \t]*#/ && NF >= 3 && (s == "all" || $2 == "smoke")' >"$dir/plan"
 	[ -n "$extra" ] && [ "$subset" = all ] && find "$extra" -maxdepth 1 -type f -perm -u+x -printf 'ksft\tall\t%f\n' | sort >>"$dir/plan"
+	local initrd=$build/initramfs.cpio.gz
+	[ "$label" = ACPI ] && initrd=$build/acpi-initrd
 	"$here/run-vm.sh" "$@" -s "$subset" -t "$vm_timeout" \
-		"$build/kernel/arch/arm64/boot/Image" "$build/initramfs.cpio.gz" "$dir"
+		"$build/kernel/arch/arm64/boot/Image" "$initrd" "$dir"
 	run_args+=(--run "$label=$dir")
 	return 0
 }
@@ -103,6 +112,11 @@ for r in $runs; do
 	case $r in
 	el1) phase "VM at EL1 (whole suite)" vm_run EL1 "$build/runs/el1" all ;;
 	el2) phase "VM at EL2/VHE (smoke)" vm_run EL2 "$build/runs/el2" smoke -2 ;;
+	acpi)
+		phase "ACPI tables" acpi_initrd
+		phase "VM with UEFI+ACPI (smoke)" vm_run ACPI "$build/runs/acpi" smoke -a
+		;;
+	*) echo "check: unknown run '$r' in RIG_RUNS" >&2; exit 2 ;;
 	esac
 done
 

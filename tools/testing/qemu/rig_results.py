@@ -227,6 +227,18 @@ def judge_run(label, run_dir, out):
     total.add(status, f"{label}: rig: VM {why}")
     print(f"  {'ok' if status == 'pass' else 'FAIL':4} VM {why}", file=out)
 
+    # A run labelled EL1 or EL2 must really have run the kernel there (EL2
+    # with VHE, as Armv9 servers do); a silently wrong machine proves nothing.
+    want = {"EL1": ("1", "0", "dt"), "EL2": ("2", "1", "dt"),
+            "ACPI": ("1", "0", "acpi")}.get(label)
+    if want and begin:
+        got = (begin[2].get("el"), begin[2].get("vhe"), begin[2].get("fw"))
+        st = "pass" if got == want else "fail"
+        total.add(st, f"{label}: rig: kernel ran at EL{got[0]} vhe={got[1]} fw={got[2]}")
+        print(f"  {'ok' if st == 'pass' else 'FAIL':4} kernel ran at EL{got[0]}"
+              f"{' with VHE' if got[1] == '1' else ''}, "
+              f"{'ACPI' if got[2] == 'acpi' else 'devicetree'}", file=out)
+
     suites_seen = {e[1][1] for e in events if e[0] == "kunit-suite" and len(e[1]) > 1}
     for kind, words, keys in events:
         secs = int(keys.get("ms", "0")) / 1000.0

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot the test kernel in qemu-system-aarch64 under a hard timeout.
 #
-# Usage: run-vm.sh [-2] [-s SUBSET] [-t SECONDS] IMAGE INITRAMFS OUTDIR
+# Usage: run-vm.sh [-2] [-a] [-s SUBSET] [-t SECONDS] IMAGE INITRAMFS OUTDIR
 #   -2   boot at EL2 (virtualization=on; the kernel runs with VHE)
+#   -a   boot through UEFI firmware with ACPI tables instead of a devicetree
 #   -s   subset of the manifest to run: all (default) or smoke
 #   -t   hard timeout in seconds (default 1200)
 # The console goes to OUTDIR/console.log; the VM writes results into OUTDIR
@@ -11,10 +12,11 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-el=1 subset=all timeout=1200
-while getopts "2s:t:" opt; do
+el=1 subset=all timeout=1200 acpi=0
+while getopts "2as:t:" opt; do
 	case $opt in
 	2) el=2 ;;
+	a) acpi=1 ;;
 	s) subset=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	*) exit 2 ;;
@@ -30,16 +32,31 @@ cpu=max,pauth-impdef=on
 smp=4 mem=2G
 
 mkdir -p "$out"
-"$here/make-dtb.sh" "$out/virt.dtb" "$machine" "$cpu" "$smp" "$mem"
-
 append="console=ttyAMA0 panic=-1 kunit.enable=1 ete_rig.subset=$subset"
-append="$append softlockup_panic=0 rcupdate.rcu_cpu_stall_suppress=0"
+if [ "$acpi" = 1 ]; then
+	# Debian's AAVMF (EDK2) images are already padded to the 64 MiB pflash.
+	cp /usr/share/AAVMF/AAVMF_VARS.fd "$out/efivars.fd"
+	firmware=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/AAVMF/AAVMF_CODE.fd"
+		-drive "if=pflash,format=raw,unit=1,file=$out/efivars.fd")
+	append="$append acpi=force"
+else
+	"$here/make-dtb.sh" "$out/virt.dtb" "$machine" "$cpu" "$smp" "$mem"
+	firmware=(-dtb "$out/virt.dtb")
+fi
+
+# Under TCG a vCPU can be starved by the host for tens of seconds (4 vCPUs
+# on 2 cores, other VMs running), and kmemleak's scan walks its object list
+# under RCU with lockdep and KASAN on: with the default 20 s soft-lockup and
+# 21 s RCU-stall thresholds that alone was reported as a lockup.  A real
+# lockup or stall still trips these (90 s), and a hang still hits the hard
+# timeout.
+append="$append watchdog_thresh=45 rcupdate.rcu_cpu_stall_timeout=90"
 
 set +e
 timeout --foreground -k 10 "$timeout" \
 	qemu-system-aarch64 -M "$machine" -cpu "$cpu" -smp "$smp" -m "$mem" \
 	-nographic -monitor none -serial "file:$out/console.log" \
-	-no-reboot -kernel "$image" -initrd "$initrd" -dtb "$out/virt.dtb" \
+	-no-reboot -kernel "$image" -initrd "$initrd" "${firmware[@]}" \
 	-append "$append" \
 	-fsdev "local,id=out,path=$out,security_model=none" \
 	-device virtio-9p-device,fsdev=out,mount_tag=out \
