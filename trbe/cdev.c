@@ -69,12 +69,18 @@ out_unlock:
 static int trbe_release(struct inode *inode, struct file *file)
 {
 	struct trbe_cpu *tc = file->private_data;
+	struct trbe_buf *buf;
+	unsigned long flags;
 
 	mutex_lock(&tc->lock);
 	trbe_session_stop(tc);
 	trbe_session_release_buf(tc);
-	trbe_buf_free(tc->buf);
+	/* The IRQ handler and the flush timer look at tc->buf under slock */
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	buf = tc->buf;
 	tc->buf = NULL;
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	trbe_buf_free(buf);
 	tc->open = false;
 	mutex_unlock(&tc->lock);
 	return 0;

@@ -272,10 +272,13 @@ static void trbe_detach_one(void *info)
  */
 void trbe_session_release_buf(struct trbe_cpu *tc)
 {
+	bool foreign = READ_ONCE(tc->armed);
+
 	cancel_delayed_work_sync(&tc->rearm);
-	if (!READ_ONCE(tc->armed))
-		return;
 	/* Offline, the hotplug callback has disarmed it already */
-	smp_call_function_single(tc->cpu, trbe_detach_one, tc, 1);
-	ete_session_cpu_error(tc->cpu, -ENODEV);
+	if (foreign)
+		smp_call_function_single(tc->cpu, trbe_detach_one, tc, 1);
+	hrtimer_cancel(&tc->flush);
+	if (foreign)
+		ete_session_cpu_error(tc->cpu, -ENODEV);
 }

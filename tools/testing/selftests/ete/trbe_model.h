@@ -155,8 +155,10 @@ static inline int model_violations(int cpu, char *buf, size_t len)
 
 	snprintf(path, sizeof(path), MODEL "cpu%d/violations", cpu);
 	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (fd < 0) {
+		snprintf(buf, len, "cannot open %s: %s", path, strerror(errno));
 		return -1;
+	}
 	n = read(fd, buf, len - 1);
 	close(fd);
 	buf[n > 0 ? n : 0] = 0;

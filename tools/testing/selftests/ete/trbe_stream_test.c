@@ -14,7 +14,8 @@
 
 #include "trbe_model.h"
 
-#define STREAM_TOTAL	(64 * MB)
+/* Bytes per CPU: MiB as the first argument, default 64 */
+#define STREAM_TOTAL	stream_total()
 #define STREAM_CHUNK	(4 * MB)	/* the model's largest replay */
 /*
  * Bytes per ms per CPU.  The model generates a tick's worth in its timer
@@ -22,6 +23,14 @@
  * with turns into an interrupt storm: 1 KB/ms is what the rig sustains.
  */
 #define STREAM_RATE	"1024"
+
+static __u64 stream_total(void)
+{
+	const char *env = getenv("TRBE_STREAM_MIB");	/* set by main() */
+	long mib = env ? atol(env) : 64;
+
+	return (mib > 0 ? mib : 64) * MB;
+}
 
 struct stream {
 	pthread_t thread;
@@ -60,6 +69,8 @@ static void *stream_run(void *arg)
 		if (model_replay(st->cpu, chunk, STREAM_CHUNK))
 			goto out_stop;
 		fed += STREAM_CHUNK;
+		fprintf(stderr, "# cpu%d: %llu MiB fed at %.1f s\n", st->cpu,
+			(unsigned long long)fed >> 20, now_s() - t0);
 		while (st->c.next < fed && !st->c.bad && !st->c.jumps) {
 			if (now_s() > stuck ||
 			    tbuf_state(&t) != ETE_TRBE_STATE_RUNNING) {
@@ -143,4 +154,12 @@ TEST_F_TIMEOUT(stream, all_cpus_64mib_zero_loss, 1200)
 	free(st);
 }
 
-TEST_HARNESS_MAIN
+int main(int argc, char **argv)
+{
+	if (argc > 1 && argv[1][0] != '-') {
+		setenv("TRBE_STREAM_MIB", argv[1], 1);
+		argv[1] = argv[0];
+		return test_harness_run(argc - 1, argv + 1);
+	}
+	return test_harness_run(argc, argv);
+}
