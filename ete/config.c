@@ -105,6 +105,28 @@ void ete_config_defaults(struct ete_config *cfg, const struct ete_caps *caps)
 EXPORT_SYMBOL_IF_KUNIT(ete_config_defaults);
 
 /**
+ * ete_config_conflict() - combinations of fields the architecture forbids
+ * @cfg: the configuration
+ *
+ * Each field may be valid alone and the combination still not: these are
+ * checked when a session starts, not at each write, so that the order in
+ * which a user sets the fields does not matter.
+ *
+ * Context: any context; pure.
+ * Return: NULL, or what is wrong.
+ */
+const char *ete_config_conflict(const struct ete_config *cfg)
+{
+	/* Table D4-25: no-overflow mode is a stall mode */
+	if (cfg->no_overflow && !cfg->stall)
+		return "no_overflow needs stall (Table D4-25)";
+	if (cfg->branch_broadcast && cfg->bb_include && !cfg->bb_ranges)
+		return "branch broadcast in include mode needs bb_ranges";
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_config_conflict);
+
+/**
  * ete_config_validate() - check a whole configuration against a unit
  * @cfg: the configuration
  * @caps: the unit's capabilities
@@ -114,8 +136,8 @@ EXPORT_SYMBOL_IF_KUNIT(ete_config_defaults);
  * the same rules as one built a file at a time.
  *
  * Context: any context; pure.
- * Return: 0, or the first error of a parameter check (-ERANGE,
- * -EOPNOTSUPP, -EINVAL).
+ * Return: 0, the first error of a parameter check (-ERANGE, -EOPNOTSUPP,
+ * -EINVAL), or -EINVAL if ete_config_conflict() finds a conflict.
  */
 int ete_config_validate(const struct ete_config *cfg,
 			const struct ete_caps *caps)
@@ -136,7 +158,7 @@ int ete_config_validate(const struct ete_config *cfg,
 				return ret;
 		}
 	}
-	return 0;
+	return ete_config_conflict(cfg) ? -EINVAL : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ete_config_validate);
 
@@ -222,7 +244,8 @@ static void ete_image_main(const struct ete_config *cfg,
 			FIELD_PREP(TRCSTALLCTLR_LEVEL, cfg->stall_level) |
 			(cfg->stall ? TRCSTALLCTLR_ISTALL : 0) |
 			(cfg->no_overflow ? TRCSTALLCTLR_NOOVERFLOW : 0));
-	img_add(img, ETE_TRCTSCTLR, cfg->ts_event);
+	if (caps->ts_bits)
+		img_add(img, ETE_TRCTSCTLR, cfg->ts_event);
 	if (!caps->syncpr_ro)
 		img_add(img, ETE_TRCSYNCPR,
 			cfg->sync_period ? ilog2(cfg->sync_period) : 0);
@@ -238,12 +261,14 @@ static void ete_image_main(const struct ete_config *cfg,
 			FIELD_PREP(TRCQCTLR_RANGE, cfg->q_ranges) |
 			(cfg->q_include ? TRCQCTLR_MODE : 0));
 	img_add(img, ETE_TRCVICTLR, ete_image_victlr(cfg, caps, el_ns));
-	img_add(img, ETE_TRCVIIECTLR,
-		FIELD_PREP(TRCVIIECTLR_INCLUDE, cfg->include_ranges) |
-		FIELD_PREP(TRCVIIECTLR_EXCLUDE, cfg->exclude_ranges));
-	img_add(img, ETE_TRCVISSCTLR,
-		FIELD_PREP(TRCVISSCTLR_START, cfg->start_addrs) |
-		FIELD_PREP(TRCVISSCTLR_STOP, cfg->stop_addrs));
+	if (caps->num_arc) {
+		img_add(img, ETE_TRCVIIECTLR,
+			FIELD_PREP(TRCVIIECTLR_INCLUDE, cfg->include_ranges) |
+			FIELD_PREP(TRCVIIECTLR_EXCLUDE, cfg->exclude_ranges));
+		img_add(img, ETE_TRCVISSCTLR,
+			FIELD_PREP(TRCVISSCTLR_START, cfg->start_addrs) |
+			FIELD_PREP(TRCVISSCTLR_STOP, cfg->stop_addrs));
+	}
 	if (caps->num_pc)
 		img_add(img, ETE_TRCVIPCSSCTLR, 0);
 }

@@ -132,6 +132,11 @@ static int chk_timestamp(const struct ete_caps *caps,
 	return chk_feature(caps->ts_bits, val);
 }
 
+static bool vis_ts(const struct ete_caps *caps, unsigned int idx)
+{
+	return caps->ts_bits;
+}
+
 static int chk_bb(const struct ete_caps *caps, const struct ete_config *cfg,
 		  unsigned int idx, u64 val)
 {
@@ -460,7 +465,7 @@ const struct ete_param ete_params[] = {
 	PARAM("cc_threshold", C.cc_threshold, ETE_PK_UINT, vis_cycle_count,
 	      chk_cc_threshold),
 	PARAM("timestamp", C.timestamp, ETE_PK_BOOL, NULL, chk_timestamp),
-	PARAM("ts_event", C.ts_event, ETE_PK_HEX, NULL, chk_event),
+	PARAM("ts_event", C.ts_event, ETE_PK_HEX, vis_ts, chk_event),
 	PARAM("branch_broadcast", C.branch_broadcast, ETE_PK_BOOL, NULL,
 	      chk_bb),
 	PARAM("bb_include", C.bb_include, ETE_PK_BOOL, vis_bb, chk_bool),

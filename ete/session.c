@@ -200,7 +200,8 @@ static int ete_session_claim(struct ete_session *sess, int cpu,
 	}
 	ret = ete_config_validate(&u->cfg, &u->caps);
 	if (ret) {
-		ete_unit_set_error(u, ret, "the configuration is invalid");
+		ete_unit_set_error(u, ret, ete_config_conflict(&u->cfg) ?:
+				   "the configuration is invalid");
 		return ret;
 	}
 	sink = ete_sink_for(cpu);

@@ -200,10 +200,11 @@ static const struct param_case param_cases[] = {
 	M(UNIT, "atb_trigger", 0, 1, -EOPNOTSUPP),
 	M(UNIT, "el_ns", 0, 4, -EOPNOTSUPP),		/* no EL2 */
 	M(UNIT, "el_ns", 0, 3, 0),
-	M(UNIT, "ts_event", 0, 1, 0),
-	M(UNIT, "ts_event", 0, 2, -ERANGE),		/* 2 selectors */
-	M(UNIT, "ts_event", 0, 0x80, 0),
-	M(UNIT, "ts_event", 0, 0x81, -ERANGE),
+	M(UNIT, "ts_event", 0, 1, -EOPNOTSUPP),		/* no timestamps */
+	M(UNIT, "viewinst_event", 0, 1, 0),
+	M(UNIT, "viewinst_event", 0, 2, -ERANGE),	/* 2 selectors */
+	M(UNIT, "viewinst_event", 0, 0x80, 0),
+	M(UNIT, "viewinst_event", 0, 0x81, -ERANGE),
 	M(UNIT, "include_ranges", 0, 0, -EOPNOTSUPP),
 	M(UNIT, "trace_id", 0, 0x6f, 0),
 	M(EVENT, "select", 0, 1, 0),
@@ -363,9 +364,27 @@ static void ete_config_validate_against_caps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ete_config_validate(&rich->cfg, &min->caps),
 			-EOPNOTSUPP);
 	rich->cfg.cycle_count = false;
-	rich->cfg.ts_event = 5;
+	rich->cfg.viewinst_event = 5;
 	KUNIT_EXPECT_EQ(test, ete_config_validate(&rich->cfg, &min->caps),
 			-ERANGE);
+}
+
+/* Combinations refused when a session starts, whatever the write order */
+static void ete_config_conflicts(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	struct ete_config *c = &ctx->cfg;
+
+	c->no_overflow = true;
+	KUNIT_EXPECT_NOT_NULL(test, ete_config_conflict(c));
+	KUNIT_EXPECT_EQ(test, ete_config_validate(c, &ctx->caps), -EINVAL);
+	c->stall = true;
+	KUNIT_EXPECT_NULL(test, ete_config_conflict(c));
+	c->branch_broadcast = true;
+	c->bb_include = true;
+	KUNIT_EXPECT_EQ(test, ete_config_validate(c, &ctx->caps), -EINVAL);
+	c->bb_ranges = 1;
+	KUNIT_EXPECT_EQ(test, ete_config_validate(c, &ctx->caps), 0);
 }
 
 /* ------------------------------------------------------------------------
@@ -522,6 +541,9 @@ static void ete_image_minimal(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCONFIGR), 1);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCVICTLR), 0x201ULL);
 	img_absent(test, &ctx->img, ETE_TRCCCCTLR);
+	img_absent(test, &ctx->img, ETE_TRCTSCTLR);
+	img_absent(test, &ctx->img, ETE_TRCVIIECTLR);
+	img_absent(test, &ctx->img, ETE_TRCVISSCTLR);
 	img_absent(test, &ctx->img, ETE_TRCBBCTLR);
 	img_absent(test, &ctx->img, ETE_TRCSTALLCTLR);
 	img_absent(test, &ctx->img, ETE_TRCQCTLR);
@@ -550,6 +572,7 @@ static struct kunit_case ete_param_cases[] = {
 	KUNIT_CASE(ete_param_store_keeps_old),
 	KUNIT_CASE(ete_config_defaults_valid),
 	KUNIT_CASE(ete_config_validate_against_caps),
+	KUNIT_CASE(ete_config_conflicts),
 	{}
 };
 

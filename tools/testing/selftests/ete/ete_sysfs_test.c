@@ -193,6 +193,7 @@ struct attr_case {
 	unsigned long long want;
 	const char *beyond;
 	int beyond_err;
+	const char *pre;	/* "attr=value" written first, if any */
 };
 
 static const struct attr_case attrs[] = {
@@ -211,7 +212,8 @@ static const struct attr_case attrs[] = {
 	{ "q_ranges", "3", "TRCQCTLR", 0xff, 0x3, "0x100", ERANGE },
 	{ "stall", "1", "TRCSTALLCTLR", 0x100, 0x100, "2", ERANGE },
 	{ "stall_level", "2", "TRCSTALLCTLR", 0xc, 0x8, "4", ERANGE },
-	{ "no_overflow", "1", "TRCSTALLCTLR", 0x2000, 0x2000, "2", ERANGE },
+	{ "no_overflow", "1", "TRCSTALLCTLR", 0x2100, 0x2100, "2", ERANGE,
+	  "stall=1" },
 	{ "sync_period", "1024", "TRCSYNCPR", 0x1f, 10, "128", ERANGE },
 	{ "trace_id", "0x42", "TRCTRACEIDR", 0x7f, 0x42, "0x70", ERANGE },
 	{ "el_ns", "1", "TRCVICTLR", 0x700000, 0x600000, "8", ERANGE },
@@ -282,6 +284,19 @@ static const struct attr_case attrs[] = {
 	{ "vmid1/mask", "0xf", "TRCVMIDCCTLR0", 0xff00, 0xf00, "0x10",
 	  ERANGE },
 };
+
+/* Write a case's prerequisite field, if it has one */
+static int put_pre(int cpu, const struct attr_case *c)
+{
+	char attr[64];
+	const char *eq;
+
+	if (!c->pre)
+		return 0;
+	eq = strchr(c->pre, '=');
+	snprintf(attr, sizeof(attr), "%.*s", (int)(eq - c->pre), c->pre);
+	return unit_put(cpu, attr, eq + 1);
+}
 
 /* "addr5/value" -> "addr/value": the kind of attribute */
 static void attr_kind(const char *attr, char *kind, size_t len)
@@ -451,6 +466,7 @@ TEST_F(ete, valid_values_reach_the_model)
 		const struct attr_case *c = &attrs[i];
 
 		ASSERT_EQ(unit_put(cpu, "reset", "1"), 0);
+		ASSERT_EQ(put_pre(cpu, c), 0);
 		EXPECT_EQ(unit_put(cpu, c->attr, c->valid), 0)
 			TH_LOG("%s=%s", c->attr, c->valid);
 		EXPECT_EQ(unit_get_num(cpu, c->attr, &got), 0);
@@ -486,6 +502,7 @@ TEST_F(ete, malformed_values_are_refused)
 		const struct attr_case *c = &attrs[i];
 
 		ASSERT_EQ(unit_put(0, "reset", "1"), 0);
+		ASSERT_EQ(put_pre(0, c), 0);
 		ASSERT_EQ(unit_put(0, c->attr, c->valid), 0) TH_LOG("%s", c->attr);
 		ASSERT_EQ(unit_get_num(0, c->attr, &before), 0);
 		for (j = 0; j < ARRAY_SIZE(bad); j++) {
@@ -525,6 +542,29 @@ TEST_F(ete, busy_while_enabled)
 	EXPECT_EQ(unit_put(2, "enable", "2"), -ERANGE);
 	EXPECT_EQ(unit_put(2, "enable", "on"), -EINVAL);
 	EXPECT_EQ(unit_put(2, "reset", "0"), -EINVAL);
+}
+
+/* Fields valid alone but not together are refused at enable (EINVAL) */
+TEST_F(ete, conflicting_fields_refused_at_enable)
+{
+	char status[1024];
+
+	if (!self->ready)
+		return;
+	ASSERT_EQ(unit_put(2, "no_overflow", "1"), 0);
+	EXPECT_EQ(unit_put(2, "enable", "1"), -EINVAL);
+	ASSERT_GT(get(pathf(UNIT, 2, "status"), status, sizeof(status)), 0);
+	EXPECT_NE(strstr(status, "no_overflow needs stall"), NULL)
+		TH_LOG("%s", status);
+	ASSERT_EQ(unit_put(2, "stall", "1"), 0);
+	EXPECT_EQ(unit_put(2, "enable", "1"), 0);
+	EXPECT_EQ(unit_put(2, "enable", "0"), 0);
+	ASSERT_EQ(unit_put(2, "branch_broadcast", "1"), 0);
+	ASSERT_EQ(unit_put(2, "bb_include", "1"), 0);
+	EXPECT_EQ(unit_put(2, "enable", "1"), -EINVAL);
+	ASSERT_EQ(unit_put(2, "bb_ranges", "1"), 0);
+	EXPECT_EQ(unit_put(2, "enable", "1"), 0);
+	EXPECT_EQ(unit_put(2, "enable", "0"), 0);
 }
 
 /* No sink, no trace: -ENODEV, said in status */
