@@ -1,18 +1,252 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TRBE trace buffer driver: module entry and devicetree binding.
+ * TRBE trace buffer driver: devicetree binding, per-CPU probing, CPU
+ * hotplug and the module entry.
  *
- * Binds the "arm,trace-buffer-extension" node, whose single interrupt is the
- * per-CPU TRBE PPI.
+ * Binds the "arm,trace-buffer-extension" node, whose single interrupt is
+ * the per-CPU TRBE PPI.  Every possible CPU gets /dev/trbe<N>; whether it
+ * has a usable TRBE is probed on that CPU through its access handle, when
+ * it comes online and again when a test double arrives (the model).
  */
 
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/device.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <asm/mmu.h>
 
-static int trbe_probe(struct platform_device *pdev)
+#include <ete/pe.h>
+
+#include "drv.h"
+
+static enum cpuhp_state trbe_hp_state;
+
+/* ---- Per-CPU probing ---------------------------------------------------- */
+
+struct trbe_ids {
+	struct ete_access acc;
+	u64 dfr0;
+	u64 trbidr;
+	u32 midr;
+};
+
+/* Read the ID registers; TRBIDR only where ID_AA64DFR0 reports a TRBE. */
+static void trbe_read_ids_one(void *info)
+{
+	struct trbe_ids *ids = info;
+
+	ids->dfr0 = ete_read(&ids->acc, ETE_ID_AA64DFR0_EL1);
+	ids->midr = ete_read(&ids->acc, ETE_MIDR_EL1);
+	if (trbe_dfr0_has_trbe(ids->dfr0))
+		ids->trbidr = ete_read(&ids->acc, ETE_TRBIDR_EL1);
+}
+
+/* Decide whether the TRBE described by @ids is usable; log why not. */
+static bool trbe_cpu_usable(struct trbe_cpu *tc, const struct trbe_ids *ids)
+{
+	struct device *dev = tc->dev;
+	struct trbe_id id = trbe_id_decode(ids->trbidr);
+	unsigned long errata = trbe_errata_for_midr(ids->midr);
+
+	if (!trbe_dfr0_has_trbe(ids->dfr0)) {
+		dev_dbg(dev, "cpu%d: no TRBE\n", tc->cpu);
+		return false;
+	}
+	if (id.prohibited) {
+		dev_info(dev, "cpu%d: TRBE owned by a higher exception level (TRBIDR.P), not used\n",
+			 tc->cpu);
+		return false;
+	}
+	if (id.align > PAGE_SIZE) {
+		dev_info(dev, "cpu%d: TRBE pointer alignment %llu bytes exceeds the page size, not used\n",
+			 tc->cpu, id.align);
+		return false;
+	}
+	if (errata & BIT(TRBE_ERR_BROKEN)) {
+		dev_info(dev, "cpu%d: TRBE unusable: erratum %s (MIDR %#x), not used\n",
+			 tc->cpu, trbe_erratum_name(TRBE_ERR_BROKEN), ids->midr);
+		return false;
+	}
+	return true;
+}
+
+static void trbe_cpu_enable_one(void *info)
+{
+	struct trbe_cpu *tc = info;
+
+	raw_spin_lock(&tc->slock);
+	trbe_reset_local(tc);
+	tc->present = true;
+	raw_spin_unlock(&tc->slock);
+	enable_percpu_irq(tc->drv->irq, IRQ_TYPE_NONE);
+}
+
+static void trbe_cpu_disable_one(void *info)
+{
+	struct trbe_cpu *tc = info;
+
+	disable_percpu_irq(tc->drv->irq);
+	raw_spin_lock(&tc->slock);
+	if (tc->buf)
+		trbe_disarm_local(tc);
+	if (tc->buf && (tc->state == ETE_TRBE_STATE_RUNNING ||
+			tc->state == ETE_TRBE_STATE_WAITING))
+		trbe_stream_set_state(tc, ETE_TRBE_STATE_IDLE);
+	trbe_reset_local(tc);
+	tc->present = false;
+	raw_spin_unlock(&tc->slock);
+}
+
+/*
+ * Probe @tc's CPU, which is online, and enable its interrupt if it has a
+ * usable TRBE.  Called with the CPU hotplug lock held (from the hotplug
+ * callback, or under cpus_read_lock()), so it takes no mutex: the ioctl
+ * paths take tc->lock and then, in ete.ko, the hotplug lock.
+ * Context: process context; cross-calls the CPU.
+ */
+static void trbe_cpu_probe(struct trbe_cpu *tc)
+{
+	struct trbe_ids ids = { };
+	unsigned long flags;
+
+	if (READ_ONCE(tc->present) || ete_access_get_pe(tc->cpu, &ids.acc))
+		return;
+	if (smp_call_function_single(tc->cpu, trbe_read_ids_one, &ids, 1))
+		return;
+	if (!trbe_cpu_usable(tc, &ids))
+		return;
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	tc->acc = ids.acc;
+	tc->id = trbe_id_decode(ids.trbidr);
+	tc->errata = trbe_errata_for_midr(ids.midr);
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	smp_call_function_single(tc->cpu, trbe_cpu_enable_one, tc, 1);
+	dev_info(tc->dev, "cpu%d: TRBE, pointer alignment %llu, errata %#lx\n",
+		 tc->cpu, tc->id.align, tc->errata);
+}
+
+/*
+ * Stop using @tc's TRBE: drain it, publish, disable the interrupt, reset.
+ * Context: process context, CPU hotplug lock held; cross-calls the CPU.
+ */
+static void trbe_cpu_unprobe(struct trbe_cpu *tc)
+{
+	if (READ_ONCE(tc->present))
+		smp_call_function_single(tc->cpu, trbe_cpu_disable_one, tc, 1);
+}
+
+/* ---- CPU hotplug: reset then enable the IRQ; disable it then reset ------ */
+
+static int trbe_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct trbe_drv *drv = hlist_entry_safe(node, struct trbe_drv,
+						hp_node);
+
+	trbe_cpu_probe(drv->cpus[cpu]);
+	return 0;
+}
+
+static int trbe_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct trbe_drv *drv = hlist_entry_safe(node, struct trbe_drv,
+						hp_node);
+
+	trbe_cpu_unprobe(drv->cpus[cpu]);
+	return 0;
+}
+
+/* ---- The test double arriving and leaving -------------------------------- */
+
+static int trbe_access_event(struct notifier_block *nb, unsigned long event,
+			     void *data)
+{
+	struct trbe_drv *drv = container_of(nb, struct trbe_drv, access_nb);
+	unsigned int cpu;
+
+	/* Sessions started here end before their handles change */
+	for_each_possible_cpu(cpu) {
+		mutex_lock(&drv->cpus[cpu]->lock);
+		trbe_session_stop(drv->cpus[cpu]);
+		mutex_unlock(&drv->cpus[cpu]->lock);
+	}
+	/* A new backend answers differently: probe everything again */
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		trbe_cpu_unprobe(drv->cpus[cpu]);
+		if (event == ETE_ACCESS_OVERRIDE_ADDED)
+			trbe_cpu_probe(drv->cpus[cpu]);
+	}
+	cpus_read_unlock();
+	return NOTIFY_OK;
+}
+
+/* ---- Per-CPU state and devices -------------------------------------------- */
+
+static struct trbe_cpu *trbe_cpu_alloc(struct trbe_drv *drv, int cpu)
+{
+	struct trbe_cpu *tc;
+
+	tc = devm_kzalloc(&drv->pdev->dev, sizeof(*tc), GFP_KERNEL);
+	if (!tc)
+		return NULL;
+	tc->cpu = cpu;
+	tc->drv = drv;
+	mutex_init(&tc->lock);
+	mutex_init(&tc->read_lock);
+	raw_spin_lock_init(&tc->slock);
+	init_waitqueue_head(&tc->wq);
+	trbe_session_init(tc);
+	trbe_flush_init(tc);
+	tc->cfg.size = TRBE_BUF_DEFAULT;
+	tc->cfg.fm = TRBE_FM_FILL;
+	tc->cfg.tm = TRBE_TM_IGNORE;
+	tc->cfg.policy = TRBE_POLICY_STOP;
+	return tc;
+}
+
+static void trbe_devices_destroy(struct trbe_drv *drv)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (drv->cpus[cpu] && drv->cpus[cpu]->dev)
+			device_destroy(drv->class, drv->devt + cpu);
+}
+
+static int trbe_devices_create(struct trbe_drv *drv)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct trbe_cpu *tc = trbe_cpu_alloc(drv, cpu);
+		struct device *dev;
+
+		if (!tc)
+			goto err_destroy;
+		drv->cpus[cpu] = tc;
+		*per_cpu_ptr(drv->pcpu, cpu) = tc;
+		dev = device_create(drv->class, &drv->pdev->dev,
+				    drv->devt + cpu, tc, "trbe%u", cpu);
+		if (IS_ERR(dev))
+			goto err_destroy;
+		tc->dev = dev;
+	}
+	return 0;
+
+err_destroy:
+	trbe_devices_destroy(drv);
+	return -ENOMEM;
+}
+
+/* ---- Probe and remove ------------------------------------------------------ */
+
+static int trbe_get_irq(struct platform_device *pdev)
 {
 	int irq = platform_get_irq(pdev, 0);
 
@@ -22,7 +256,82 @@ static int trbe_probe(struct platform_device *pdev)
 		dev_err(&pdev->dev, "IRQ %d is not a PPI\n", irq);
 		return -EINVAL;
 	}
-	dev_info(&pdev->dev, "TRBE interrupt: IRQ %d (per-CPU)\n", irq);
+	return irq;
+}
+
+static int trbe_probe(struct platform_device *pdev)
+{
+	struct trbe_drv *drv;
+	int ret;
+
+	/* The TRBE writes at kernel addresses, unmapped at EL0 under KPTI */
+	if (arm64_kernel_unmapped_at_el0()) {
+		dev_err(&pdev->dev, "kernel unmapped at EL0 (KPTI): TRBE not usable\n");
+		return -EOPNOTSUPP;
+	}
+	drv = devm_kzalloc(&pdev->dev, sizeof(*drv), GFP_KERNEL);
+	if (!drv)
+		return -ENOMEM;
+	drv->pdev = pdev;
+	drv->irq = trbe_get_irq(pdev);
+	if (drv->irq < 0)
+		return drv->irq;
+	drv->cpus = devm_kcalloc(&pdev->dev, nr_cpu_ids, sizeof(*drv->cpus),
+				 GFP_KERNEL);
+	drv->pcpu = alloc_percpu(struct trbe_cpu *);
+	if (!drv->cpus || !drv->pcpu) {
+		ret = -ENOMEM;
+		goto err_free_pcpu;
+	}
+	ret = trbe_cdev_init(drv);
+	if (ret)
+		goto err_free_pcpu;
+	ret = trbe_devices_create(drv);
+	if (ret)
+		goto err_cdev_exit;
+	ret = request_percpu_irq(drv->irq, trbe_irq_handler, "trbe", drv->pcpu);
+	if (ret)
+		goto err_devices_destroy;
+	drv->access_nb.notifier_call = trbe_access_event;
+	ret = ete_access_notifier_register(&drv->access_nb);
+	if (ret)
+		goto err_free_irq;
+	ret = cpuhp_state_add_instance(trbe_hp_state, &drv->hp_node);
+	if (ret)
+		goto err_notifier_unregister;
+	ret = trbe_sink_register(drv);
+	if (ret)
+		goto err_remove_instance;
+	platform_set_drvdata(pdev, drv);
+	dev_info(&pdev->dev, "TRBE interrupt: IRQ %d (per-CPU)\n", drv->irq);
+	return 0;
+
+err_remove_instance:
+	cpuhp_state_remove_instance(trbe_hp_state, &drv->hp_node);
+err_notifier_unregister:
+	ete_access_notifier_unregister(&drv->access_nb);
+err_free_irq:
+	free_percpu_irq(drv->irq, drv->pcpu);
+err_devices_destroy:
+	trbe_devices_destroy(drv);
+err_cdev_exit:
+	trbe_cdev_exit(drv);
+err_free_pcpu:
+	free_percpu(drv->pcpu);
+	return ret;
+}
+
+static int trbe_remove(struct platform_device *pdev)
+{
+	struct trbe_drv *drv = platform_get_drvdata(pdev);
+
+	trbe_sink_unregister(drv);
+	cpuhp_state_remove_instance(trbe_hp_state, &drv->hp_node);
+	ete_access_notifier_unregister(&drv->access_nb);
+	free_percpu_irq(drv->irq, drv->pcpu);
+	trbe_devices_destroy(drv);
+	trbe_cdev_exit(drv);
+	free_percpu(drv->pcpu);
 	return 0;
 }
 
@@ -34,13 +343,38 @@ MODULE_DEVICE_TABLE(of, trbe_of_match);
 
 static struct platform_driver trbe_driver = {
 	.probe = trbe_probe,
+	.remove = trbe_remove,
 	.driver = {
 		.name = "trbe",
 		.of_match_table = trbe_of_match,
 		.suppress_bind_attrs = true,
 	},
 };
-module_platform_driver(trbe_driver);
+
+/* ---- Module entry ---------------------------------------------------------- */
+
+static int __init trbe_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "hwtracing/trbe:online",
+				      trbe_cpu_online, trbe_cpu_offline);
+	if (ret < 0)
+		return ret;
+	trbe_hp_state = ret;
+	ret = platform_driver_register(&trbe_driver);
+	if (ret)
+		cpuhp_remove_multi_state(trbe_hp_state);
+	return ret;
+}
+module_init(trbe_init);
+
+static void __exit trbe_exit(void)
+{
+	platform_driver_unregister(&trbe_driver);
+	cpuhp_remove_multi_state(trbe_hp_state);
+}
+module_exit(trbe_exit);
 
 MODULE_DESCRIPTION("Arm Trace Buffer Extension (TRBE) driver");
 MODULE_LICENSE("GPL");

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/trbe<N>: open, mmap, read, poll and ioctl on one CPU's buffer.
+ *
+ * mmap layout: page 0 is the header page (struct ete_trbe_mmap_page), then
+ * the data pages.  The header page may be mapped writable (user space
+ * writes data_tail there); a writable mapping that covers data pages is
+ * refused, as is any mapping past the end.  read() consumes the same
+ * stream and moves data_tail; poll() reports data, a hardware stop and a
+ * fault.
+ */
+
+#include <linux/capability.h>
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "drv.h"
+
+static struct trbe_cpu *trbe_cpu_of_inode(struct trbe_drv *drv,
+					  struct inode *inode)
+{
+	unsigned int cpu = iminor(inode);
+
+	if (cpu >= nr_cpu_ids || !drv->cpus[cpu])
+		return NULL;
+	return drv->cpus[cpu];
+}
+
+static int trbe_open(struct inode *inode, struct file *file)
+{
+	struct trbe_drv *drv = container_of(inode->i_cdev, struct trbe_drv,
+					    cdev);
+	struct trbe_cpu *tc = trbe_cpu_of_inode(drv, inode);
+	struct trbe_buf *buf;
+	int ret = 0;
+
+	if (!tc)
+		return -ENODEV;
+	/* Trace shows kernel and user execution of every task on the CPU. */
+	if (!perfmon_capable())
+		return -EPERM;
+
+	mutex_lock(&tc->lock);
+	if (tc->open) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	buf = trbe_buf_alloc(tc->cpu, tc->cfg.size);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+	tc->buf = buf;
+	trbe_cpu_geom_update(tc);
+	trbe_stream_reset(tc);
+	tc->open = true;
+	file->private_data = tc;
+	ret = nonseekable_open(inode, file);
+out_unlock:
+	mutex_unlock(&tc->lock);
+	return ret;
+}
+
+static int trbe_release(struct inode *inode, struct file *file)
+{
+	struct trbe_cpu *tc = file->private_data;
+	struct trbe_buf *buf;
+	unsigned long flags;
+
+	mutex_lock(&tc->lock);
+	trbe_session_stop(tc);
+	trbe_session_release_buf(tc);
+	/* The IRQ handler and the flush timer look at tc->buf under slock */
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	buf = tc->buf;
+	tc->buf = NULL;
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	trbe_buf_free(buf);
+	tc->open = false;
+	mutex_unlock(&tc->lock);
+	return 0;
+}
+
+/* Published bytes not yet consumed, from *start on. */
+static u64 trbe_avail(struct trbe_cpu *tc, u64 *start)
+{
+	unsigned long flags;
+	u64 n;
+
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	*start = trbe_stream_tail(tc);
+	n = tc->head - *start;
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	return n;
+}
+
+static bool trbe_read_done(struct trbe_cpu *tc)
+{
+	u64 start;
+
+	return trbe_avail(tc, &start) ||
+	       (READ_ONCE(tc->state) != ETE_TRBE_STATE_RUNNING &&
+		READ_ONCE(tc->state) != ETE_TRBE_STATE_WAITING);
+}
+
+/* Copy from stream position @start; the region may wrap the buffer. */
+static int trbe_copy_out(struct trbe_buf *buf, char __user *ubuf, u64 start,
+			 size_t n)
+{
+	u64 off = start & (buf->size - 1);
+	size_t first = min_t(u64, n, buf->size - off);
+
+	if (copy_to_user(ubuf, buf->vaddr + off, first))
+		return -EFAULT;
+	if (copy_to_user(ubuf + first, buf->vaddr, n - first))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * One attempt: copy what is available.  Return the bytes copied, 0 if
+ * none is available, or -EAGAIN if the drop policy overwrote the bytes
+ * while they were copied (the caller tries again from the new tail).
+ */
+static ssize_t trbe_read_once(struct trbe_cpu *tc, char __user *ubuf,
+			      size_t len)
+{
+	unsigned long flags;
+	u64 start, avail;
+	ssize_t ret;
+
+	avail = trbe_avail(tc, &start);
+	if (!avail)
+		return 0;
+	len = min_t(u64, len, avail);
+	smp_rmb();	/* head before data; pairs with trbe_stream_publish() */
+	ret = trbe_copy_out(tc->buf, ubuf, start, len);
+	if (ret)
+		return ret;
+
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	if (tc->lost_tail > start) {
+		ret = -EAGAIN;
+	} else {
+		smp_mb();	/* data read before the tail moves; as perf */
+		WRITE_ONCE(tc->buf->hdr->data_tail, start + len);
+		ret = len;
+	}
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	return ret;
+}
+
+static ssize_t trbe_read(struct file *file, char __user *ubuf, size_t len,
+			 loff_t *ppos)
+{
+	struct trbe_cpu *tc = file->private_data;
+	ssize_t ret;
+
+	if (!len)
+		return 0;
+	if (mutex_lock_interruptible(&tc->read_lock))
+		return -ERESTARTSYS;
+	for (;;) {
+		ret = trbe_read_once(tc, ubuf, len);
+		if (ret == -EAGAIN)
+			continue;
+		if (ret)
+			break;
+		if (READ_ONCE(tc->state) != ETE_TRBE_STATE_RUNNING &&
+		    READ_ONCE(tc->state) != ETE_TRBE_STATE_WAITING)
+			break;
+		if (file->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			break;
+		}
+		ret = wait_event_interruptible(tc->wq, trbe_read_done(tc));
+		if (ret)
+			break;
+	}
+	mutex_unlock(&tc->read_lock);
+	if (ret > 0)
+		trbe_session_kick(tc);
+	return ret;
+}
+
+static __poll_t trbe_poll(struct file *file, poll_table *wait)
+{
+	struct trbe_cpu *tc = file->private_data;
+	__poll_t mask = 0;
+	u64 start;
+
+	poll_wait(file, &tc->wq, wait);
+	if (trbe_avail(tc, &start))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	switch (READ_ONCE(tc->state)) {
+	case ETE_TRBE_STATE_FAULT:
+		mask |= EPOLLERR;
+		break;
+	case ETE_TRBE_STATE_STOPPED:
+		mask |= EPOLLHUP;
+		break;
+	default:
+		break;
+	}
+	trbe_session_kick(tc);
+	return mask;
+}
+
+static void trbe_status_fill(struct trbe_cpu *tc, struct ete_trbe_status *st)
+{
+	struct ete_trbe_mmap_page *hdr = tc->buf->hdr;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	st->state = tc->state;
+	st->last_error = hdr->last_error;
+	st->last_status = hdr->last_status;
+	st->data_head = tc->head;
+	st->data_tail = trbe_stream_tail(tc);
+	st->data_size = tc->buf->size;
+	st->wrap_count = hdr->wrap_count;
+	st->lost_bytes = hdr->lost_bytes;
+	st->gap_count = hdr->gap_count;
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	st->present = tc->present;
+	st->errata = tc->errata;
+}
+
+static long trbe_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct trbe_cpu *tc = file->private_data;
+	struct ete_trbe_status st = { };
+	long ret;
+
+	switch (cmd) {
+	case ETE_TRBE_IOC_START:
+		mutex_lock(&tc->lock);
+		ret = trbe_session_start(tc, file);
+		mutex_unlock(&tc->lock);
+		return ret;
+	case ETE_TRBE_IOC_STOP:
+		mutex_lock(&tc->lock);
+		ret = tc->owner == file ? 0 : -EINVAL;
+		if (!ret)
+			trbe_session_stop(tc);
+		mutex_unlock(&tc->lock);
+		return ret;
+	case ETE_TRBE_IOC_SNAPSHOT:
+		mutex_lock(&tc->lock);
+		ret = tc->owner == file ? trbe_session_snapshot(tc) : -EINVAL;
+		mutex_unlock(&tc->lock);
+		return ret;
+	case ETE_TRBE_IOC_STATUS:
+		trbe_status_fill(tc, &st);
+		if (copy_to_user((void __user *)arg, &st, sizeof(st)))
+			return -EFAULT;
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
+
+static vm_fault_t trbe_vm_fault(struct vm_fault *vmf)
+{
+	struct trbe_cpu *tc = vmf->vma->vm_file->private_data;
+	struct trbe_buf *buf = tc->buf;
+	struct page *page;
+
+	if (vmf->pgoff > buf->nr_pages)
+		return VM_FAULT_SIGBUS;
+	page = vmf->pgoff ? buf->pages[vmf->pgoff - 1] : buf->hdr_page;
+	get_page(page);
+	vmf->page = page;
+	return 0;
+}
+
+static const struct vm_operations_struct trbe_vm_ops = {
+	.fault = trbe_vm_fault,
+};
+
+static int trbe_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct trbe_cpu *tc = file->private_data;
+	unsigned long pages = vma_pages(vma);
+	unsigned long end = vma->vm_pgoff + pages;
+
+	/* Header page plus data pages, nothing beyond (also no overflow) */
+	if (end < vma->vm_pgoff || end > 1 + tc->buf->nr_pages)
+		return -EINVAL;
+	if (end > 1) {
+		/* The mapping covers data pages: read-only, for ever. */
+		if (vma->vm_flags & VM_WRITE)
+			return -EACCES;
+		vma->vm_flags &= ~VM_MAYWRITE;
+	} else if ((vma->vm_flags & VM_WRITE) &&
+		   !(vma->vm_flags & VM_SHARED)) {
+		/* A private writable header would hide data_tail. */
+		return -EINVAL;
+	}
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTCOPY | VM_DONTDUMP;
+	vma->vm_ops = &trbe_vm_ops;
+	return 0;
+}
+
+static const struct file_operations trbe_fops = {
+	.owner = THIS_MODULE,
+	.open = trbe_open,
+	.release = trbe_release,
+	.read = trbe_read,
+	.poll = trbe_poll,
+	.unlocked_ioctl = trbe_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = trbe_mmap,
+	.llseek = no_llseek,
+};
+
+static char *trbe_devnode(struct device *dev, umode_t *mode)
+{
+	if (mode)
+		*mode = 0600;
+	return NULL;
+}
+
+/**
+ * trbe_cdev_init() - register the character devices' region and class
+ * @drv: the driver instance
+ *
+ * Context: process context; sleeps.
+ * Return: 0 or a negative errno.
+ */
+int trbe_cdev_init(struct trbe_drv *drv)
+{
+	int ret;
+
+	ret = alloc_chrdev_region(&drv->devt, 0, nr_cpu_ids, "trbe");
+	if (ret)
+		return ret;
+	cdev_init(&drv->cdev, &trbe_fops);
+	drv->cdev.owner = THIS_MODULE;
+	ret = cdev_add(&drv->cdev, drv->devt, nr_cpu_ids);
+	if (ret)
+		goto err_unregister_region;
+	drv->class = class_create(THIS_MODULE, "trbe");
+	if (IS_ERR(drv->class)) {
+		ret = PTR_ERR(drv->class);
+		goto err_del_cdev;
+	}
+	drv->class->devnode = trbe_devnode;
+	drv->class->dev_groups = trbe_dev_groups;
+	return 0;
+
+err_del_cdev:
+	cdev_del(&drv->cdev);
+err_unregister_region:
+	unregister_chrdev_region(drv->devt, nr_cpu_ids);
+	return ret;
+}
+
+/**
+ * trbe_cdev_exit() - undo trbe_cdev_init()
+ * @drv: the driver instance; every device was destroyed
+ *
+ * Context: process context; sleeps.
+ */
+void trbe_cdev_exit(struct trbe_drv *drv)
+{
+	class_destroy(drv->class);
+	cdev_del(&drv->cdev);
+	unregister_chrdev_region(drv->devt, nr_cpu_ids);
+}

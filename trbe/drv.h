@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trbe.ko internals shared by its files: the per-CPU state, the buffer and
+ * the driver instance.
+ *
+ * Locking:
+ *  - trbe_cpu.lock (mutex) serialises open/release, configuration, buffer
+ *    allocation and freeing, and session start/stop.
+ *  - trbe_cpu.slock (raw spinlock, IRQ-safe) protects the stream state:
+ *    head, lost_tail, state, the armed window, the header page's kernel
+ *    fields.  The interrupt handler takes it on its CPU.
+ *  - The buffer belongs to the open file; a mapping pins the file, so the
+ *    buffer outlives every mapping and is freed at release.
+ */
+#ifndef _TRBE_DRV_H
+#define _TRBE_DRV_H
+
+#include <linux/cdev.h>
+#include <linux/cpumask.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/sizes.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include <ete/access.h>
+#include <ete/trbe.h>
+#include <linux/ete.h>
+
+struct device;
+struct ete_session;
+struct file;
+struct platform_device;
+struct trbe_drv;
+
+/* Buffer size bounds (bytes); see Documentation/abi-trbe.rst */
+#define TRBE_BUF_MIN		(2 * PAGE_SIZE)
+#define TRBE_BUF_MAX		SZ_256M
+#define TRBE_BUF_DEFAULT	SZ_1M
+
+/* Jiffies between looks at data_tail while fill mode waits for the reader */
+#define TRBE_REARM_DELAY	1
+
+/**
+ * enum trbe_policy - what fill mode does when the reader is behind
+ * @TRBE_POLICY_STOP: leave the TRBE stopped until there is room; a gap of
+ *	unknown size is recorded where it resumes
+ * @TRBE_POLICY_DROP: overwrite the oldest unconsumed data, counted exactly
+ */
+enum trbe_policy {
+	TRBE_POLICY_STOP,
+	TRBE_POLICY_DROP,
+};
+
+/**
+ * struct trbe_cfg - what the user chose for one CPU (sysfs)
+ * @size: buffer size in bytes
+ * @wmark: streaming chunk in bytes, 0 for half the buffer
+ * @fm: fill mode
+ * @tm: trigger mode
+ * @trig_count: TRBTRG value
+ * @policy: fill mode with the reader behind
+ */
+struct trbe_cfg {
+	u64 size;
+	u64 wmark;
+	enum trbe_fill_mode fm;
+	enum trbe_trig_mode tm;
+	u32 trig_count;
+	enum trbe_policy policy;
+};
+
+/**
+ * struct trbe_buf - one CPU's trace buffer and header page
+ * @hdr: the header page (kernel view)
+ * @hdr_page: its page
+ * @pages: the data pages, allocated on the CPU's node
+ * @nr_pages: number of data pages
+ * @vaddr: the data pages vmap()ed: the TRBE writes at these addresses
+ * @size: bytes of data
+ */
+struct trbe_buf {
+	struct ete_trbe_mmap_page *hdr;
+	struct page *hdr_page;
+	struct page **pages;
+	unsigned int nr_pages;
+	void *vaddr;
+	u64 size;
+};
+
+/**
+ * struct trbe_cpu - a CPU's TRBE, buffer and device
+ * @cpu: the CPU
+ * @drv: the driver instance
+ * @dev: the /dev/trbe<N> device
+ * @lock: see the top of this file
+ * @open: a file has the device open
+ * @owner: the file that started the session, if any
+ * @cfg: the user's configuration
+ * @present: the CPU has a usable TRBE (probed through @acc)
+ * @acc: register access handle (valid while @present)
+ * @id: decoded TRBIDR
+ * @errata: applied errata, bitmap of &enum trbe_erratum
+ * @slock: see the top of this file
+ * @buf: the buffer, while the device is open
+ * @geom: the buffer geometry for the arithmetic
+ * @state: an &enum ete_trbe_state
+ * @head: stream position one past the last published byte
+ * @lost_tail: stream position below which data is gone
+ * @win: the window the TRBE is armed with (fill mode)
+ * @armed: the TRBE is enabled
+ * @trg_fresh: the next arm loads TRBTRG (the first of a session)
+ * @trg_hit: the trigger event happened in this session
+ * @gap_pending: the next arm records a gap of this reason (0: none)
+ * @wq: readers and pollers wait here
+ * @rearm: re-arms a fill-mode TRBE waiting for the reader
+ * @flush: publishes fill-mode data periodically, on tc->cpu
+ * @sess: the session the START ioctl began
+ * @read_lock: serialises read()
+ */
+struct trbe_cpu {
+	int cpu;
+	struct trbe_drv *drv;
+	struct device *dev;
+	struct mutex lock;		/* see the top of this file */
+	bool open;
+	struct file *owner;
+	struct trbe_cfg cfg;
+
+	bool present;
+	struct ete_access acc;
+	struct trbe_id id;
+	unsigned long errata;
+
+	raw_spinlock_t slock;
+	struct trbe_buf *buf;
+	struct trbe_geom geom;
+	enum ete_trbe_state state;
+	u64 head;
+	u64 lost_tail;
+	struct trbe_window win;
+	bool armed;
+	bool trg_fresh;
+	bool trg_hit;
+	u32 gap_pending;
+	wait_queue_head_t wq;
+	struct delayed_work rearm;
+	struct hrtimer flush;
+	struct ete_session *sess;
+	struct mutex read_lock;		/* one reader at a time */
+};
+
+/**
+ * struct trbe_drv - the driver instance (one TRBE node)
+ * @pdev: the platform device
+ * @irq: the TRBE PPI
+ * @cpus: per-CPU state, indexed by CPU number
+ * @devt: first device number
+ * @cdev: the character device for every CPU
+ * @class: the "trbe" class
+ * @pcpu: per-CPU pointer to each CPU's &struct trbe_cpu, for the IRQ
+ * @hp_node: the cpuhp instance
+ * @access_nb: hears about the test double coming and going
+ */
+struct trbe_drv {
+	struct platform_device *pdev;
+	int irq;
+	struct trbe_cpu **cpus;
+	dev_t devt;
+	struct cdev cdev;
+	struct class *class;
+	struct trbe_cpu * __percpu *pcpu;
+	struct hlist_node hp_node;
+	struct notifier_block access_nb;
+};
+
+/* buffer.c */
+struct trbe_buf *trbe_buf_alloc(int cpu, u64 size);
+void trbe_buf_free(struct trbe_buf *buf);
+void trbe_buf_pad(struct trbe_buf *buf, u64 pos, u64 len);
+void trbe_stream_reset(struct trbe_cpu *tc);
+void trbe_stream_publish(struct trbe_cpu *tc, u64 head);
+void trbe_stream_gap(struct trbe_cpu *tc, u64 offset, u64 lost, u32 reason);
+void trbe_stream_set_state(struct trbe_cpu *tc, enum ete_trbe_state state);
+u64 trbe_stream_tail(struct trbe_cpu *tc);
+
+/* hw.c */
+bool trbe_arm_local(struct trbe_cpu *tc);
+void trbe_disarm_local(struct trbe_cpu *tc);
+void trbe_snapshot_local(struct trbe_cpu *tc);
+void trbe_reset_local(struct trbe_cpu *tc);
+void trbe_flush_init(struct trbe_cpu *tc);
+irqreturn_t trbe_irq_handler(int irq, void *dev);
+
+/* session.c */
+void trbe_cpu_geom_update(struct trbe_cpu *tc);
+int trbe_sink_register(struct trbe_drv *drv);
+void trbe_sink_unregister(struct trbe_drv *drv);
+int trbe_session_start(struct trbe_cpu *tc, struct file *file);
+void trbe_session_stop(struct trbe_cpu *tc);
+int trbe_session_snapshot(struct trbe_cpu *tc);
+void trbe_session_kick(struct trbe_cpu *tc);
+void trbe_session_init(struct trbe_cpu *tc);
+void trbe_session_release_buf(struct trbe_cpu *tc);
+
+/* cdev.c */
+int trbe_cdev_init(struct trbe_drv *drv);
+void trbe_cdev_exit(struct trbe_drv *drv);
+
+/* sysfs.c */
+extern const struct attribute_group *trbe_dev_groups[];
+
+#endif /* _TRBE_DRV_H */

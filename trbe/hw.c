@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TRBE programming on the owning CPU: arm, drain, disarm, and the
+ * interrupt handler.
+ *
+ * Every register is reached through the CPU's access handle (system
+ * instructions, or the test model standing in for them); every function
+ * here runs on tc->cpu with interrupts disabled and tc->slock held, and
+ * neither sleeps nor allocates.
+ *
+ * Drain sequence (RJLRQH, RRFJQN; 004 section 4): make the PE
+ * trace-prohibited through TRFCR and synchronize (ISB), then TSB CSYNC,
+ * which in a prohibited region flushes the trace unit into the TRBE, then
+ * DSB so the TRBE's writes are complete; only then are TRBPTR and the
+ * buffer contents final.
+ */
+
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/moduleparam.h>
+#include <linux/printk.h>
+
+#include <ete/sink.h>
+
+#include "drv.h"
+
+/* Prohibit trace on this PE; return the TRFCR value to restore. */
+static u64 trbe_prohibit_local(const struct ete_access *acc)
+{
+	u64 trfcr = ete_read(acc, ETE_TRFCR_EL1);
+
+	ete_write(acc, ETE_TRFCR_EL1, trbe_trfcr_value(trfcr, false));
+	ete_sync(acc, ETE_SYNC_ISB);
+	return trfcr;
+}
+
+static void trbe_restore_local(const struct ete_access *acc, u64 trfcr)
+{
+	ete_write(acc, ETE_TRFCR_EL1, trfcr);
+	ete_sync(acc, ETE_SYNC_ISB);
+}
+
+/* Flush the trace unit into the TRBE and complete its writes (RJLRQH). */
+static void trbe_drain_local(struct trbe_cpu *tc)
+{
+	ete_sync(&tc->acc, ETE_SYNC_TSB);
+	/* 2054223, 2067961: one TSB CSYNC may not flush; issue a second */
+	if (tc->errata & BIT(TRBE_ERR_TSB_FLUSH))
+		ete_sync(&tc->acc, ETE_SYNC_TSB);
+	ete_sync(&tc->acc, ETE_SYNC_DSB);
+}
+
+/* Clear TRBLIMITR.E, keeping the rest of the programmed value. */
+static void trbe_disable_local(struct trbe_cpu *tc)
+{
+	u64 limitr = ete_read(&tc->acc, ETE_TRBLIMITR_EL1);
+
+	ete_write(&tc->acc, ETE_TRBLIMITR_EL1, limitr & ~TRBE_LIMITR_E);
+	/* 2064142: later TRBE register writes need a drain after disable */
+	if (tc->errata & BIT(TRBE_ERR_DRAIN_AFTER_DISABLE))
+		trbe_drain_local(tc);
+	ete_sync(&tc->acc, ETE_SYNC_ISB);
+	tc->armed = false;
+}
+
+/*
+ * Kernel address of stream position @pos in a window whose base is @base:
+ * the window runs on from base's offset through the double mapping.
+ */
+static u64 trbe_addr(struct trbe_cpu *tc, u64 base, u64 pos)
+{
+	return (u64)(uintptr_t)tc->buf->vaddr + pos -
+	       round_down(base, tc->geom.size);
+}
+
+static void trbe_flush_start(struct trbe_cpu *tc);
+
+/*
+ * Fill mode publishes data every trbe_flush_us microseconds (readers are
+ * woken at the watermark); 0 publishes only when the TRBE stops, on read
+ * and on SNAPSHOT.
+ */
+static unsigned int trbe_flush_us = 5000;
+module_param_named(flush_us, trbe_flush_us, uint, 0644);
+MODULE_PARM_DESC(flush_us, "fill mode: publish period in microseconds (0: off)");
+
+static ktime_t trbe_flush_period(void)
+{
+	return ns_to_ktime((u64)READ_ONCE(trbe_flush_us) * NSEC_PER_USEC);
+}
+
+/*
+ * Program and enable the TRBE for the window [base, limit) starting at ptr
+ * (stream positions, limit - base <= size); the TRBE must be disabled.
+ */
+static void trbe_enable_local(struct trbe_cpu *tc, u64 base, u64 ptr,
+			      u64 limit)
+{
+	const struct ete_access *acc = &tc->acc;
+	u64 limitr = trbe_limitr_value(trbe_addr(tc, base, limit), tc->cfg.fm,
+				       tc->cfg.tm, true);
+
+	tc->win.base = base;
+	tc->win.ptr = ptr;
+	tc->win.limit = limit;
+	ete_write(acc, ETE_TRBBASER_EL1,
+		  trbe_baser_value(trbe_addr(tc, base, base)));
+	ete_write(acc, ETE_TRBPTR_EL1, trbe_ptr_value(trbe_addr(tc, base, ptr)));
+	/* The trigger counter runs on across re-arms within a session */
+	if (tc->trg_fresh)
+		ete_write(acc, ETE_TRBTRG_EL1,
+			  trbe_trg_value(tc->cfg.trig_count));
+	tc->trg_fresh = false;
+	/* Keep TRG once the trigger event happened: it happens once */
+	ete_write(acc, ETE_TRBSR_EL1, tc->trg_hit ? TRBE_SR_TRG : 0);
+	ete_write(acc, ETE_TRBLIMITR_EL1, limitr);
+	ete_sync(acc, ETE_SYNC_ISB);
+	/* 2038923: a second context synchronization after enabling */
+	if (tc->errata & BIT(TRBE_ERR_SYNC_AFTER_ENABLE))
+		ete_sync(acc, ETE_SYNC_ISB);
+	tc->armed = true;
+	trbe_flush_start(tc);
+}
+
+/* Stream position of TRBPTR (the TRBE drained). */
+static u64 trbe_ptr_pos(struct trbe_cpu *tc, bool wrapped)
+{
+	u64 ptr = ete_read(&tc->acc, ETE_TRBPTR_EL1);
+	u64 off = ptr - (u64)(uintptr_t)tc->buf->vaddr;
+
+	if (tc->cfg.fm == TRBE_FM_FILL) {
+		/* In [win.ptr, win.limit]; at the limit it wraps to base */
+		if (wrapped)
+			return tc->win.limit;
+		return clamp(round_down(tc->win.base, tc->geom.size) + off,
+			     tc->head, tc->win.limit);
+	}
+	return trbe_wrap_head(&tc->geom, tc->head, off, wrapped);
+}
+
+/*
+ * Policy "drop" and less than a watermark of room: give up the oldest
+ * unconsumed data, counted exactly, with a gap, so that the TRBE keeps
+ * going.  Returns 0 with tc->win set, or @ret when dropping cannot help.
+ */
+static int trbe_drop_for_window(struct trbe_cpu *tc, u64 tail, int ret)
+{
+	struct ete_trbe_mmap_page *hdr = tc->buf->hdr;
+	u64 new_tail = trbe_drop_tail(&tc->geom, tc->head, tail);
+
+	if (new_tail == tail)
+		return ret;
+	hdr->lost_bytes += new_tail - tail;
+	trbe_stream_gap(tc, new_tail, new_tail - tail, ETE_TRBE_GAP_DROPPED);
+	tc->lost_tail = new_tail;
+	WRITE_ONCE(hdr->data_lost_tail, new_tail);
+	return trbe_fill_window(&tc->geom, tc->head, new_tail, &tc->win);
+}
+
+/* Room the window @w gives, under a watermark: the reader is behind */
+static bool trbe_window_short(const struct trbe_cpu *tc, int ret,
+			      const struct trbe_window *w)
+{
+	return ret == -ENOSPC || w->limit - w->ptr < tc->geom.wmark;
+}
+
+/*
+ * Publish a wrap or circular head.  If the TRBE lapped data that was never
+ * published, how much is unknown (it reports one wrap however many): a gap.
+ */
+static void trbe_publish_lap(struct trbe_cpu *tc, u64 head, bool wrapped)
+{
+	if (wrapped)
+		tc->buf->hdr->wrap_count++;
+	if (head > tc->head + tc->geom.size)
+		trbe_stream_gap(tc, head - tc->geom.size, ETE_TRBE_LOST_UNKNOWN,
+				ETE_TRBE_GAP_OVERWRITTEN);
+	trbe_stream_publish(tc, head);
+}
+
+/*
+ * Enable the TRBE again from the head.  Fill mode takes a new window (the
+ * errata workarounds apply at every enable); wrap and circular modes go on
+ * where they stopped.
+ */
+static void trbe_resume_local(struct trbe_cpu *tc, u64 head)
+{
+	u64 lap = round_down(head, tc->geom.size);
+
+	if (tc->cfg.fm == TRBE_FM_FILL)
+		trbe_arm_local(tc);
+	else
+		trbe_enable_local(tc, lap, head, lap + tc->geom.size);
+}
+
+/**
+ * trbe_arm_local() - arm the TRBE at the current head
+ * @tc: the CPU, TRBE disabled
+ *
+ * Fill mode: the next streaming window, padding to it with IGNORE bytes;
+ * if the reader is behind, either wait (state WAITING, a gap recorded when
+ * the TRBE restarts) or drop the oldest data, as configured.  Wrap and
+ * circular modes: the whole buffer, from the head on.
+ *
+ * Context: on tc->cpu, IRQs disabled, tc->slock held.
+ * Return: true if the TRBE is armed.
+ */
+bool trbe_arm_local(struct trbe_cpu *tc)
+{
+	u64 tail = trbe_stream_tail(tc);
+	u64 ptr;
+	int ret;
+
+	if (tc->cfg.fm != TRBE_FM_FILL) {
+		ptr = ALIGN(tc->head, tc->geom.align);
+		if (ptr != tc->head)
+			trbe_buf_pad(tc->buf, tc->head, ptr - tc->head);
+		trbe_stream_publish(tc, ptr);
+		trbe_resume_local(tc, ptr);
+		return true;
+	}
+	ret = trbe_fill_window(&tc->geom, tc->head, tail, &tc->win);
+	if (tc->cfg.policy == TRBE_POLICY_DROP &&
+	    trbe_window_short(tc, ret, &tc->win))
+		ret = trbe_drop_for_window(tc, tail, ret);
+	if (ret) {
+		if (!tc->gap_pending)
+			tc->gap_pending = ETE_TRBE_GAP_STOPPED;
+		trbe_stream_set_state(tc, ETE_TRBE_STATE_WAITING);
+		/* mmap readers only write data_tail: look at it again soon */
+		schedule_delayed_work(&tc->rearm, TRBE_REARM_DELAY);
+		return false;
+	}
+	if (tc->win.pad)
+		trbe_buf_pad(tc->buf, tc->head, tc->win.pad);
+	trbe_stream_publish(tc, tc->win.ptr);
+	if (tc->gap_pending) {
+		trbe_stream_gap(tc, tc->win.ptr, ETE_TRBE_LOST_UNKNOWN,
+				tc->gap_pending);
+		tc->gap_pending = 0;
+	}
+	trbe_enable_local(tc, tc->win.base, tc->win.ptr, tc->win.limit);
+	return true;
+}
+
+/*
+ * Should the flush move the limit on?  When the room ahead of the TRBE is
+ * under a watermark and either the reader has freed more, or the policy is
+ * "drop" (which makes room).  Only then: on cores with 2119858/2139208 each
+ * re-arm costs a padded page start.
+ */
+static bool trbe_flush_rearm(struct trbe_cpu *tc)
+{
+	struct trbe_window w;
+	int ret;
+
+	if (tc->win.limit - tc->head >= tc->geom.wmark)
+		return false;
+	if (tc->cfg.policy == TRBE_POLICY_DROP)
+		return true;
+	ret = trbe_fill_window(&tc->geom, tc->head, trbe_stream_tail(tc), &w);
+	return !ret && w.limit > tc->win.limit;
+}
+
+/*
+ * Fill mode, running: publish what the TRBE wrote so far and move the
+ * limit on (trbe_flush_rearm()).  The TRBE then stops only when the
+ * reader is behind.
+ */
+static void trbe_flush_local(struct trbe_cpu *tc)
+{
+	u64 trfcr = trbe_prohibit_local(&tc->acc);
+	u64 sr;
+
+	trbe_drain_local(tc);
+	sr = ete_read(&tc->acc, ETE_TRBSR_EL1);
+	/* An event is pending: the interrupt handler takes it from here */
+	if (!(sr & (TRBE_SR_IRQ | TRBE_SR_S))) {
+		trbe_stream_publish(tc, trbe_ptr_pos(tc, false));
+		if (trbe_flush_rearm(tc)) {
+			trbe_disable_local(tc);
+			trbe_arm_local(tc);
+		}
+	}
+	trbe_restore_local(&tc->acc, trfcr);
+}
+
+static enum hrtimer_restart trbe_flush_fn(struct hrtimer *t)
+{
+	struct trbe_cpu *tc = container_of(t, struct trbe_cpu, flush);
+	bool more;
+
+	raw_spin_lock(&tc->slock);
+	more = tc->armed && tc->buf && tc->cfg.fm == TRBE_FM_FILL;
+	if (more)
+		trbe_flush_local(tc);
+	more = more && tc->armed;
+	raw_spin_unlock(&tc->slock);
+	if (more)
+		hrtimer_forward_now(t, trbe_flush_period());
+	return more ? HRTIMER_RESTART : HRTIMER_NORESTART;
+}
+
+/* Start the periodic flush on this CPU, unless off or already going. */
+static void trbe_flush_start(struct trbe_cpu *tc)
+{
+	unsigned int us = READ_ONCE(trbe_flush_us);
+
+	if (us && tc->cfg.fm == TRBE_FM_FILL && !hrtimer_active(&tc->flush))
+		hrtimer_start(&tc->flush, trbe_flush_period(),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/**
+ * trbe_flush_init() - set up a CPU's flush timer
+ * @tc: the CPU
+ *
+ * Context: process context.
+ */
+void trbe_flush_init(struct trbe_cpu *tc)
+{
+	hrtimer_init(&tc->flush, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	tc->flush.function = trbe_flush_fn;
+}
+
+/**
+ * trbe_disarm_local() - drain and disable the TRBE, publish what it wrote
+ * @tc: the CPU
+ *
+ * Context: on tc->cpu, IRQs disabled, tc->slock held.
+ */
+void trbe_disarm_local(struct trbe_cpu *tc)
+{
+	u64 trfcr, sr;
+
+	/* Pinned here and IRQs are off: the callback is not running */
+	hrtimer_try_to_cancel(&tc->flush);
+	if (!tc->armed)
+		return;
+	trfcr = trbe_prohibit_local(&tc->acc);
+	trbe_drain_local(tc);
+	trbe_disable_local(tc);
+	sr = ete_read(&tc->acc, ETE_TRBSR_EL1);
+	if (tc->cfg.fm == TRBE_FM_FILL)
+		trbe_stream_publish(tc, trbe_ptr_pos(tc, sr & TRBE_SR_WRAP));
+	else
+		trbe_publish_lap(tc, trbe_ptr_pos(tc, sr & TRBE_SR_WRAP),
+				 sr & TRBE_SR_WRAP);
+	ete_write(&tc->acc, ETE_TRBSR_EL1, trbe_status_clear(sr));
+	trbe_restore_local(&tc->acc, trfcr);
+}
+
+/**
+ * trbe_snapshot_local() - publish the newest data and keep collecting
+ * @tc: the CPU, armed
+ *
+ * Context: on tc->cpu, IRQs disabled, tc->slock held.
+ */
+void trbe_snapshot_local(struct trbe_cpu *tc)
+{
+	u64 trfcr = trbe_prohibit_local(&tc->acc);
+	u64 sr, head;
+
+	trbe_drain_local(tc);
+	trbe_disable_local(tc);
+	sr = ete_read(&tc->acc, ETE_TRBSR_EL1);
+	head = trbe_ptr_pos(tc, sr & TRBE_SR_WRAP);
+	if (tc->cfg.fm == TRBE_FM_FILL)
+		trbe_stream_publish(tc, head);
+	else
+		trbe_publish_lap(tc, head, sr & TRBE_SR_WRAP);
+	trbe_resume_local(tc, head);
+	trbe_restore_local(&tc->acc, trfcr);
+}
+
+static void trbe_report_fault(struct trbe_cpu *tc, u64 sr,
+			      const struct trbe_status *st)
+{
+	struct ete_trbe_mmap_page *hdr = tc->buf->hdr;
+
+	hdr->last_status = sr;
+	hdr->last_error = -EIO;
+	trbe_stream_gap(tc, tc->head, ETE_TRBE_LOST_UNKNOWN,
+			ETE_TRBE_GAP_FAULT);
+	trbe_stream_set_state(tc, ETE_TRBE_STATE_FAULT);
+	pr_err_ratelimited("cpu%d: TRBE fault: TRBSR %#llx (EC %#x, %s)\n",
+			   tc->cpu, sr, st->ec,
+			   st->ec ? trbe_fsc_name(st->code) : "event");
+	ete_session_cpu_error(tc->cpu, -EIO);
+}
+
+/* Act on a decoded status; the TRBE is disabled and drained. */
+static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
+			      const struct trbe_status *st)
+{
+	struct ete_trbe_mmap_page *hdr = tc->buf->hdr;
+	u64 head;
+
+	if (st->action == TRBE_ACT_FAULT) {
+		trbe_report_fault(tc, sr, st);
+		return;
+	}
+	head = trbe_ptr_pos(tc, st->wrapped);
+	if (tc->cfg.fm == TRBE_FM_FILL)
+		trbe_stream_publish(tc, head);
+	else
+		trbe_publish_lap(tc, head, st->wrapped);
+	if (st->triggered && !tc->trg_hit) {
+		tc->trg_hit = true;
+		hdr->trigger_offset = head;
+	}
+	switch (st->action) {
+	case TRBE_ACT_FULL:
+		/* What came while it was stopped is gone: a gap at the restart */
+		tc->gap_pending = ETE_TRBE_GAP_STOPPED;
+		trbe_arm_local(tc);
+		break;
+	case TRBE_ACT_TRIG_STOP:
+		trbe_stream_set_state(tc, ETE_TRBE_STATE_STOPPED);
+		break;
+	default:	/* WRAP, TRIG_IRQ: keep collecting from where it was */
+		trbe_resume_local(tc, head);
+	}
+}
+
+/**
+ * trbe_irq_handler() - the TRBE PPI
+ * @irq: the interrupt
+ * @dev: this CPU's &struct trbe_cpu pointer (per-CPU)
+ *
+ * Order: read TRBSR; not ours -> IRQ_NONE; prohibit trace, TSB CSYNC, DSB
+ * (RJLRQH), disable; read TRBPTR; then decide.
+ *
+ * Context: hard IRQ on the owning CPU; does not sleep or allocate.
+ * Return: IRQ_HANDLED, or IRQ_NONE if the TRBE did not assert it.
+ */
+irqreturn_t trbe_irq_handler(int irq, void *dev)
+{
+	struct trbe_cpu *tc = *(struct trbe_cpu **)dev;
+	struct trbe_status st;
+	u64 sr, trfcr;
+
+	if (!tc)
+		return IRQ_NONE;
+	raw_spin_lock(&tc->slock);
+	if (!tc->present || !tc->buf || !tc->armed) {
+		raw_spin_unlock(&tc->slock);
+		return IRQ_NONE;
+	}
+	sr = ete_read(&tc->acc, ETE_TRBSR_EL1);
+	st = trbe_status_decode(sr, tc->cfg.fm, tc->cfg.tm);
+	if (st.action == TRBE_ACT_NOT_OURS) {
+		raw_spin_unlock(&tc->slock);
+		return IRQ_NONE;
+	}
+	trfcr = trbe_prohibit_local(&tc->acc);
+	trbe_drain_local(tc);
+	trbe_disable_local(tc);
+	trbe_handle_local(tc, sr, &st);
+	if (!tc->armed)
+		ete_write(&tc->acc, ETE_TRBSR_EL1, trbe_status_clear(sr));
+	trbe_restore_local(&tc->acc, trfcr);
+	raw_spin_unlock(&tc->slock);
+	return IRQ_HANDLED;
+}
+
+/**
+ * trbe_reset_local() - put the TRBE in its idle state
+ * @tc: the CPU
+ *
+ * Used by CPU hotplug before the interrupt is enabled and after it is
+ * disabled: TRBE disabled, status clear.
+ *
+ * Context: on tc->cpu, IRQs disabled or preemption disabled.
+ */
+void trbe_reset_local(struct trbe_cpu *tc)
+{
+	ete_write(&tc->acc, ETE_TRBLIMITR_EL1, 0);
+	ete_sync(&tc->acc, ETE_SYNC_ISB);
+	ete_write(&tc->acc, ETE_TRBSR_EL1, 0);
+	ete_sync(&tc->acc, ETE_SYNC_ISB);
+	tc->armed = false;
+}
