@@ -22,6 +22,8 @@ sed -i '2i /bin/busybox --install -s /bin' "$root/init"
 find "$top" -path "$top/build" -prune -o -name '*.ko' -print |
 	while read -r ko; do cp "$ko" "$root/lib/modules/ete/"; done
 cp "$build"/selftests/* "$root/tests/bin/" 2>/dev/null || true
+mkdir -p "$root/usr/bin"
+cp "$build"/tools/* "$root/usr/bin/" 2>/dev/null || true
 cp "$manifests"/*.list "$root/tests/manifest.d/"
 
 if [ -n "$extra" ]; then

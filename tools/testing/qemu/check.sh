@@ -54,6 +54,7 @@ phase "test kernel" "$here/build-kernel.sh" "$build"
 phase "modules" make -s -C "$top" modules
 phase "test programs" make -s -C "$top/tools/testing/selftests/ete" \
 	OUT="$build/selftests" KSFT_DIR="$build/linux-source-6.1/tools/testing/selftests"
+phase "user tools" make -s -C "$top/tools/ete" OUT="$build/tools"
 
 # Host-side suites: each leaves a TAP file (and FILE.rc).
 mkdir -p "$build/host"

@@ -15,6 +15,7 @@ echo "==> test kernel";   "$here/build-kernel.sh" "$build"
 echo "==> modules";       make -s -C "$top" modules
 echo "==> test programs"; make -s -C "$top/tools/testing/selftests/ete" \
 	OUT="$build/selftests" KSFT_DIR="$build/linux-source-6.1/tools/testing/selftests"
+echo "==> user tools";    make -s -C "$top/tools/ete" OUT="$build/tools"
 echo "==> initramfs";     "$here/build-initramfs.sh" "$build/demo.cpio.gz" "$build" "$here/demo.d"
 
 rm -rf "$run"
@@ -40,4 +41,36 @@ while read -r kind _ name _; do
 		;;
 	esac
 done < <(grep -hv '^#' "$here"/demo.d/*.list)
+# Decode each CPU's capture on the host: an OpenCSD snapshot per CPU (the
+# unit's registers as read back from sysfs, and the raw TRBE stream), listed
+# by trc_pkt_lister.
+decode_cpu() {
+	local n=$1 snap=$run/snapshot/cpu$1
+	rm -rf "$snap"
+	mkdir -p "$snap"
+	cp "$run/demo/trace_cpu$n.bin" "$snap/trace.bin"
+	cp "$run/demo/ETE_$n.ini" "$snap/ETE_$n.ini"
+	printf '[snapshot]\nversion=1.0\ndescription=ete demo, cpu%s\n\n[device_list]\ndevice0=cpu_%s.ini\ndevice1=ETE_%s.ini\n\n[trace]\nmetadata=trace.ini\n' \
+		"$n" "$n" "$n" >"$snap/snapshot.ini"
+	printf '[device]\nname=cpu_%s\nclass=core\ntype=ARM-AA64\n\n[regs]\nPC(size:64)=0x0\n' "$n" >"$snap/cpu_$n.ini"
+	printf '[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=ETB_0\nfile=trace.bin\nformat=source_data\n\n[source_buffers]\nETE_%s=ETB_0\n\n[core_trace_sources]\ncpu_%s=ETE_%s\n' \
+		"$n" "$n" "$n" >"$snap/trace.ini"
+	(cd "$snap" && trc_pkt_lister -ss_dir "$snap" -logstdout >list.txt 2>&1)
+}
+
+echo "--- decode (OpenCSD trc_pkt_lister, on the host)"
+for bin in "$run"/demo/trace_cpu*.bin; do
+	[ -s "$bin" ] || { echo "no capture"; status=1; break; }
+	n=${bin##*trace_cpu}
+	n=${n%.bin}
+	decode_cpu "$n"
+	list=$run/snapshot/cpu$n/list.txt
+	errors=$(grep -cE 'OCSD_ERR|I_RESERVED|I_BAD_SEQUENCE|UNKNOWN' "$list" || true)
+	kinds=$(grep -oE '	I_[A-Z0-9_]+ :' "$list" | tr -d '\t :' | sort | uniq -c |
+		sort -rn | awk '{printf "%s %s, ", $2, $1}')
+	echo "cpu$n: $(stat -c %s "$bin") bytes, $(grep -c '	I_' "$list") packets, $errors errors: ${kinds%, }"
+	[ "$errors" = 0 ] || status=1
+done
+echo "--- first packets of cpu0 ($run/snapshot/cpu0/list.txt)"
+grep -m 12 '	I_' "$run/snapshot/cpu0/list.txt" | cut -c1-110
 exit $status
