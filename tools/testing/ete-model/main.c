@@ -50,11 +50,23 @@ static void em_raise_irq(struct em_unit *u)
 		irq_set_irqchip_state(virq, IRQCHIP_STATE_PENDING, true);
 }
 
+/*
+ * Ticks whose trace a late timer still produces.  A trace unit produces
+ * what the PE executes, and a PE held up (here: a vCPU the host did not
+ * run) executes nothing, so missed ticks are not made up in full.  Without
+ * this bound, a rate the emulated CPU cannot generate in real time made
+ * every late tick longer than the last, in hard-IRQ context, until the
+ * CPU never left the handler (soft lockups with four CPUs streaming).
+ */
+#define EM_MAX_CATCHUP_TICKS	2
+
 static enum hrtimer_restart em_timer_fn(struct hrtimer *t)
 {
 	struct em_unit *u = container_of(t, struct em_unit, timer);
 	u64 periods = hrtimer_forward_now(t, ms_to_ktime(1));
 	bool raise, more;
+
+	periods = min_t(u64, periods, EM_MAX_CATCHUP_TICKS);
 
 	raw_spin_lock(&u->lock);
 	em_gen_run(u, u->rate * periods);
