@@ -46,15 +46,7 @@ done < <(grep -hv '^#' "$here"/demo.d/*.list)
 # by trc_pkt_lister.
 decode_cpu() {
 	local n=$1 snap=$run/snapshot/cpu$1
-	rm -rf "$snap"
-	mkdir -p "$snap"
-	cp "$run/demo/trace_cpu$n.bin" "$snap/trace.bin"
-	cp "$run/demo/ETE_$n.ini" "$snap/ETE_$n.ini"
-	printf '[snapshot]\nversion=1.0\ndescription=ete demo, cpu%s\n\n[device_list]\ndevice0=cpu_%s.ini\ndevice1=ETE_%s.ini\n\n[trace]\nmetadata=trace.ini\n' \
-		"$n" "$n" "$n" >"$snap/snapshot.ini"
-	printf '[device]\nname=cpu_%s\nclass=core\ntype=ARM-AA64\n\n[regs]\nPC(size:64)=0x0\n' "$n" >"$snap/cpu_$n.ini"
-	printf '[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=ETB_0\nfile=trace.bin\nformat=source_data\n\n[source_buffers]\nETE_%s=ETB_0\n\n[core_trace_sources]\ncpu_%s=ETE_%s\n' \
-		"$n" "$n" "$n" >"$snap/trace.ini"
+	"$here/ocsd-snapshot.sh" "$snap" "$run/demo/trace_cpu$n.bin" "$run/demo/ETE_$n.ini" "$n"
 	(cd "$snap" && trc_pkt_lister -ss_dir "$snap" -logstdout >list.txt 2>&1)
 }
 

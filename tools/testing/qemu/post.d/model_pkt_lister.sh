@@ -22,16 +22,9 @@ tap() {
 	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
 }
 
-# snapshot DIR BIN INI: an OpenCSD snapshot of one raw ETE byte stream
+# snapshot DIR BIN INI: an OpenCSD snapshot of the model's capture (cpu 0)
 snapshot() {
-	local dir=$1 bin=$2 ini=$3
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp "$bin" "$dir/trace.bin"
-	cp "$ini" "$dir/ETE_0.ini"
-	printf '[snapshot]\nversion=1.0\ndescription=ete_model self-capture\n\n[device_list]\ndevice0=cpu_0.ini\ndevice1=ETE_0.ini\n\n[trace]\nmetadata=trace.ini\n' >"$dir/snapshot.ini"
-	printf '[device]\nname=cpu_0\nclass=core\ntype=ARM-AA64\n\n[regs]\nPC(size:64)=0x0\n' >"$dir/cpu_0.ini"
-	printf '[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=ETB_0\nfile=trace.bin\nformat=source_data\n\n[source_buffers]\nETE_0=ETB_0\n\n[core_trace_sources]\ncpu_0=ETE_0\n' >"$dir/trace.ini"
+	"$(dirname "$0")/../ocsd-snapshot.sh" "$1" "$2" "$3" 0
 }
 
 # lister DIR: list the snapshot, output in DIR/list.txt; 0 if it is clean
