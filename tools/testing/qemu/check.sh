@@ -10,6 +10,11 @@
 #   RIG_RUNS="el1 el2"  which VM runs to make (default both; "acpi" boots
 #                       UEFI+ACPI with the tables of acpi/ for the smoke subset)
 #   VM_TIMEOUT=SECONDS  hard timeout of one VM run (default 1500)
+#   RIG_ONLY=REGEX    keep only the plan entries whose name matches REGEX
+#                     (module loads are always kept): for iterating on one
+#                     suite; the result says how many entries were left out
+#   RIG_VM_LOCK=FILE  take an exclusive flock on FILE around each VM run, so
+#                     several checkouts on one machine never boot at once
 #
 # Host suites: selftest/ and static checks before the VM; post.d/*.sh after
 # it, each called as "post.d/NAME.sh BUILD_DIR RUN..." (RUN is el1 or el2,
@@ -23,6 +28,7 @@ fault=${RIG_FAULT:-}
 extra=${EXTRA_TESTS:-}
 runs=${RIG_RUNS:-el1 el2}
 vm_timeout=${VM_TIMEOUT:-1500}
+only=${RIG_ONLY:-}
 times=()
 t_all=$(date +%s)
 
@@ -77,6 +83,15 @@ manifests=$build/manifest.d
 rm -rf "$manifests"
 mkdir -p "$manifests"
 cp "$here"/manifest.d/*.list "$manifests/"
+if [ -n "$only" ]; then
+	for l in "$manifests"/*.list; do
+		awk -v only="$only" '/^[ \t]*#/ || NF < 3 || $1 == "insmod" ||
+			$3 ~ only' "$l" >"$l.new" && mv "$l.new" "$l"
+	done
+	echo "check: RIG_ONLY='$only': the plan keeps" \
+		"$(cat "$manifests"/*.list | grep -vc '^[[:space:]]*#\|^insmod')" \
+		"test entries and every module load"
+fi
 case "$fault" in
 "") ;;
 kunit) printf 'kunit\tsmoke\trig_canary_kunit_fail\trig_canary_fail\n' >"$manifests/95-fault.list" ;;
@@ -104,8 +119,14 @@ vm_run() {
 	[ -n "$extra" ] && [ "$subset" = all ] && find "$extra" -maxdepth 1 -type f -perm -u+x -printf 'ksft\tall\t%f\n' | sort >>"$dir/plan"
 	local initrd=$build/initramfs.cpio.gz
 	[ "$label" = ACPI ] && initrd=$build/acpi-initrd
-	"$here/run-vm.sh" "$@" -s "$subset" -t "$vm_timeout" \
-		"$build/kernel/arch/arm64/boot/Image" "$initrd" "$dir"
+	if [ -n "${RIG_VM_LOCK:-}" ]; then
+		flock "$RIG_VM_LOCK" "$here/run-vm.sh" "$@" -s "$subset" \
+			-t "$vm_timeout" "$build/kernel/arch/arm64/boot/Image" \
+			"$initrd" "$dir"
+	else
+		"$here/run-vm.sh" "$@" -s "$subset" -t "$vm_timeout" \
+			"$build/kernel/arch/arm64/boot/Image" "$initrd" "$dir"
+	fi
 	run_args+=(--run "$label=$dir")
 	return 0
 }
