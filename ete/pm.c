@@ -46,6 +46,29 @@
 #define TRCSTATR_PMSTABLE		BIT(1)
 #define ETE_CLAIM_SELF			BIT(1)
 
+#define TRCSSCSR_STATUS			BIT(31)
+#define TRCSSCSR_PENDING		BIT(30)
+
+/**
+ * ete_pm_restore_value() - the value to write back for a saved register
+ * @reg: register id
+ * @val: the value read at the save
+ *
+ * A saved value may hold read-only fields, which are not written back:
+ * TRCSSCSR<n> keeps only STATUS and PENDING (INST, DA, DV describe the
+ * comparator).
+ *
+ * Context: any context; pure.
+ * Return: the value to write.
+ */
+u64 ete_pm_restore_value(u32 reg, u64 val)
+{
+	if (reg >= ETE_TRCSSCSR_N(0) && reg <= ETE_TRCSSCSR_N(7))
+		return val & (TRCSSCSR_STATUS | TRCSSCSR_PENDING);
+	return val;
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_pm_restore_value);
+
 /* Disable the unit for a save: the OS Lock, or EN for an external view */
 static void ete_pm_disable(struct ete_unit *u)
 {
@@ -139,7 +162,8 @@ int ete_pm_restore_local(struct ete_unit *u)
 	/* Idle and disabled: every register may be written (RRWYQD) */
 	ete_write(&u->acc, ETE_TRCCLAIMSET, s->claim & ETE_CLAIM_SELF);
 	for (i = 0; i < u->img.nr; i++)
-		ete_write(&u->acc, u->img.regs[i].reg, s->val[i]);
+		ete_write(&u->acc, u->img.regs[i].reg,
+			  ete_pm_restore_value(u->img.regs[i].reg, s->val[i]));
 	if (u->acc.local)
 		ete_write(&u->acc, ETE_TRCPRGCTLR, TRCPRGCTLR_EN);
 	ete_sync(&u->acc, ETE_SYNC_ISB);

@@ -73,7 +73,6 @@ static u64 trbe_addr(struct trbe_cpu *tc, u64 base, u64 pos)
 	       round_down(base, tc->geom.size);
 }
 
-
 /*
  * Fill mode publishes data every trbe_flush_us microseconds (readers are
  * woken at the watermark); 0 publishes only when the TRBE stops, on read

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: a sink's error report names its session.
+ * KUnit: what a restore writes back, and that a sink's error report
+ * names its session.
  *
  * ete_session_cpu_error() stops the CPU from a work item.  If that session
  * ends and another starts on the CPU before the work runs, the late report
@@ -16,6 +17,7 @@
 #include <kunit/test.h>
 
 #include <ete/core.h>
+#include <ete/regs.h>
 
 #define PM_KUNIT_CPU	1
 
@@ -63,6 +65,48 @@ static void current_error_stops_session(struct kunit *test)
 	ete_session_stop(a);
 }
 
+/* Read-only fields of a saved value are not written back */
+struct pm_value_case {
+	const char *name;
+	u32 reg;
+	u64 saved;
+	u64 written;
+};
+
+static const struct pm_value_case pm_value_cases[] = {
+	{ "sscsr0_inst_dropped", ETE_TRCSSCSR_N(0), 0x1, 0x0 },
+	{ "sscsr7_status_pending_kept", ETE_TRCSSCSR_N(7), 0xc0000007,
+	  0xc0000000 },
+	{ "cntvr_unchanged", ETE_TRCCNTVR_N(0), 0xffff, 0xffff },
+	{ "seqstr_unchanged", ETE_TRCSEQSTR, 0x3, 0x3 },
+	{ "rsr_unchanged", ETE_TRCRSR, 0x1f, 0x1f },
+	{ "after_sscsr_unchanged", ETE_TRCSSPCICR_N(0), 0xf, 0xf },
+};
+
+static void pm_value_desc(const struct pm_value_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(pm_value, pm_value_cases, pm_value_desc);
+
+static void restore_value(struct kunit *test)
+{
+	const struct pm_value_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, ete_pm_restore_value(c->reg, c->saved),
+			c->written);
+}
+
+static struct kunit_case ete_pm_value_cases[] = {
+	KUNIT_CASE_PARAM(restore_value, pm_value_gen_params),
+	{}
+};
+
+static struct kunit_suite ete_pm_value_suite = {
+	.name = "ete_pm_restore_value",
+	.test_cases = ete_pm_value_cases,
+};
+
 static struct kunit_case ete_pm_error_cases[] = {
 	KUNIT_CASE(stale_error_leaves_next_session),
 	KUNIT_CASE(current_error_stops_session),
@@ -73,7 +117,8 @@ static struct kunit_suite ete_pm_error_suite = {
 	.name = "ete_pm_error_gen",
 	.test_cases = ete_pm_error_cases,
 };
-kunit_test_suite(ete_pm_error_suite);
+
+kunit_test_suites(&ete_pm_value_suite, &ete_pm_error_suite);
 
 MODULE_DESCRIPTION("KUnit: a late sink error does not stop a later session");
 MODULE_LICENSE("GPL");

@@ -195,6 +195,7 @@ void ete_session_handle_error(struct ete_unit *u, int err,
  * Power management (pm.c)
  */
 
+u64 ete_pm_restore_value(u32 reg, u64 val);
 int ete_pm_save_local(struct ete_unit *u);
 int ete_pm_restore_local(struct ete_unit *u);
 void ete_pm_forget(struct ete_unit *u);

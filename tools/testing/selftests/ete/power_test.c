@@ -36,6 +36,9 @@
 
 static int hotplug_cycles = 50;
 
+/* A "# " line now: the harness's child leaves by _exit(), unflushed */
+#define note(...) do { printf("# " __VA_ARGS__); fflush(stdout); } while (0)
+
 /* ---- small helpers ---------------------------------------------------------- */
 
 static int read_text(const char *path, char *buf, size_t len)
@@ -137,22 +140,26 @@ static void config_of(int cpu, char *out, size_t len)
 	}
 }
 
-/* ---- suspend with /sys/power/pm_test ----------------------------------------- */
+/* ---- suspend ------------------------------------------------------------------ */
 
 /*
- * "mem" reaches the CPU and syscore levels only with a platform suspend
- * (PSCI SYSTEM_SUSPEND: /sys/power/mem_sleep offers "deep").  Returns the
- * number of times the secondary CPUs went down per cycle (1 or 0) and
- * whether the boot CPU ran the CPU PM chain, in @core.
+ * "mem" with /sys/power/pm_test at "processors" or "core" needs a platform
+ * suspend (PSCI SYSTEM_SUSPEND: "deep" in /sys/power/mem_sleep).  At
+ * "core", the boot CPU runs the kernel's cpu_pm syscore hook: the real
+ * CPU PM notifier chain.
  */
-static int suspend_once(const char *level, int *core)
+static int have_deep_sleep(void)
 {
 	char buf[256];
+
+	return read_text("/sys/power/mem_sleep", buf, sizeof(buf)) > 0 &&
+	       strstr(buf, "deep");
+}
+
+static int suspend_pm_test(const char *level)
+{
 	int ret;
 
-	if (read_text("/sys/power/mem_sleep", buf, sizeof(buf)) <= 0 ||
-	    !strstr(buf, "deep"))
-		return -EOPNOTSUPP;
 	if (write_file("/sys/power/mem_sleep", "deep", 4))
 		return -EOPNOTSUPP;
 	ret = write_file("/sys/power/pm_test", level, strlen(level));
@@ -160,8 +167,21 @@ static int suspend_once(const char *level, int *core)
 		return ret;
 	ret = write_file("/sys/power/state", "mem", 3);
 	write_file("/sys/power/pm_test", "none", 4);
-	*core = !strcmp(level, "core");
 	return ret;
+}
+
+/* Real suspend-to-idle, woken by the PL031 RTC alarm */
+static int suspend_to_idle(int secs)
+{
+	char when[16];
+	int ret;
+
+	write_file("/sys/class/rtc/rtc0/wakealarm", "0", 1);
+	snprintf(when, sizeof(when), "+%d", secs);
+	ret = write_file("/sys/class/rtc/rtc0/wakealarm", when, strlen(when));
+	if (ret)
+		return ret;
+	return write_file("/sys/power/state", "freeze", 6);
 }
 
 /* ---- a session on every CPU, read by a thread -------------------------------- */
@@ -172,7 +192,7 @@ struct all_cpus {
 	int open[NCPU];
 	pthread_t reader;
 	pthread_mutex_t lock;
-	volatile int stop;
+	int stop;
 };
 
 static void *reader_fn(void *arg)
@@ -180,7 +200,7 @@ static void *reader_fn(void *arg)
 	struct all_cpus *s = arg;
 	int cpu;
 
-	while (!s->stop) {
+	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
 		pthread_mutex_lock(&s->lock);
 		for (cpu = 0; cpu < NCPU; cpu++)
 			tbuf_drain(&s->t[cpu], &s->c[cpu]);
@@ -214,7 +234,7 @@ static void sessions_stop(struct all_cpus *s)
 {
 	int cpu;
 
-	s->stop = 1;
+	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
 	pthread_join(s->reader, NULL);
 	for (cpu = 0; cpu < NCPU; cpu++) {
 		if (!s->open[cpu])
@@ -249,158 +269,6 @@ FIXTURE_SETUP(power)
 
 FIXTURE_TEARDOWN(power)
 {
-}
-
-/* Unregistering ete.ko's block from the CPU PM chain succeeds */
-TEST(notifier_is_registered)
-{
-	char buf[16];
-
-	if (!have_rig())
-		SKIP(return, "no model or ete_pm_test.ko");
-	ASSERT_LT(0, read_text(PMT "registered", buf, sizeof(buf)));
-	EXPECT_EQ(1, atoi(buf));
-	/* and it is back in the chain */
-	ASSERT_LT(0, read_text(PMT "registered", buf, sizeof(buf)));
-	EXPECT_EQ(1, atoi(buf));
-}
-
-/* No session on a CPU: its CPU PM events touch no register at all */
-TEST(no_session_no_access)
-{
-	int cpu;
-
-	if (!have_rig())
-		SKIP(return, "no model or ete_pm_test.ko");
-	for (cpu = 0; cpu < NCPU; cpu++) {
-		long long a0 = accesses(cpu), s0 = model_stat(cpu, "saves");
-
-		ASSERT_EQ(0, cpu_pm(cpu, ""));
-		ASSERT_EQ(0, cpu_pm(cpu, "fail"));
-		EXPECT_EQ(a0, accesses(cpu));
-		EXPECT_EQ(s0, model_stat(cpu, "saves"));
-		printf("# cpu%d: %lld register accesses for 2 CPU PM events without a session\n",
-		       cpu, accesses(cpu) - a0);
-	}
-}
-
-/*
- * A session on all 4 CPUs through hotplug cycles of CPUs 1-3, CPU PM
- * events on every CPU, and two pm_test suspend cycles: every event saved
- * and restored once, nothing lost, same configuration, byte-exact trace.
- */
-TEST_F_TIMEOUT(power, session_survives_power_events, 1200)
-{
-	long long saves0[NCPU], restores0[NCPU], checks0[NCPU];
-	long long expect[NCPU] = { 0 }, lost[NCPU] = { 0 };
-	char before[NCPU][8192], after[8192], viol[4096];
-	unsigned char *seq = seq_bytes(0, REPLAY_LEN);
-	struct all_cpus s = { 0 };
-	int cpu, i, core = 0, ret;
-	long long a0, a1, a2;
-	double t0;
-
-	if (!have_rig())
-		SKIP(return, "no model or ete_pm_test.ko");
-	ASSERT_NE(NULL, seq);
-	ASSERT_EQ(0, sessions_start(_metadata, &s, seq));
-	usleep(100000);
-	for (cpu = 0; cpu < NCPU; cpu++) {
-		config_of(cpu, before[cpu], sizeof(before[cpu]));
-		saves0[cpu] = model_stat(cpu, "saves");
-		restores0[cpu] = model_stat(cpu, "restores");
-		checks0[cpu] = power_stat(cpu, "checks");
-		ASSERT_NE(0, before[cpu][0]);
-	}
-
-	/* CPU hotplug: offline saves, the model loses the state, online */
-	t0 = now_s();
-	for (i = 0; i < hotplug_cycles; i++) {
-		for (cpu = 1; cpu < NCPU; cpu++) {
-			ASSERT_EQ(0, set_online(cpu, 0));
-			ASSERT_EQ(0, model_set(cpu, "powerdown", "2"));
-			ASSERT_EQ(0, set_online(cpu, 1));
-			expect[cpu]++;
-			lost[cpu]++;
-		}
-	}
-	printf("# %d offline/online cycles of CPUs 1-3: %.1f s\n",
-	       hotplug_cycles, now_s() - t0);
-
-	/* CPU PM: power lost at each exit; one refused entry; halves */
-	t0 = now_s();
-	for (cpu = 0; cpu < NCPU; cpu++) {
-		for (i = 0; i < 4; i++) {
-			ASSERT_EQ(0, model_set(cpu, "powerdown", "1"));
-			ASSERT_EQ(0, cpu_pm(cpu, ""));
-			expect[cpu]++;
-			lost[cpu]++;
-		}
-		ASSERT_EQ(0, cpu_pm(cpu, "fail"));
-		expect[cpu]++;
-		a0 = accesses(cpu);
-		ASSERT_EQ(0, cpu_pm(cpu, "enter"));
-		a1 = accesses(cpu);
-		ASSERT_EQ(0, model_set(cpu, "powerdown", "1"));
-		ASSERT_EQ(0, cpu_pm(cpu, "exit"));
-		a2 = accesses(cpu);
-		expect[cpu]++;
-		lost[cpu]++;
-		printf("# cpu%d: %lld register accesses per save, %lld per restore\n",
-		       cpu, a1 - a0, a2 - a1);
-	}
-	printf("# %d CPU PM events on each of %d CPUs: %.1f s\n", 6, NCPU,
-	       now_s() - t0);
-
-	/* Suspend: the secondary CPUs go down; at "core" CPU 0 runs CPU PM */
-	for (i = 0; i < 2; i++) {
-		ASSERT_EQ(0, model_set(0, "powerdown", "1"));
-		t0 = now_s();
-		ret = suspend_once(i ? "core" : "processors", &core);
-		if (ret == -EOPNOTSUPP) {
-			printf("# no platform suspend (mem_sleep has no deep): suspend cycles not run\n");
-			model_set(0, "powerdown", "0");
-			break;
-		}
-		ASSERT_EQ(0, ret);
-		printf("# suspend cycle %d (pm_test %s): %.1f s\n", i + 1,
-		       core ? "core" : "processors", now_s() - t0);
-		for (cpu = 1; cpu < NCPU; cpu++)
-			expect[cpu]++;
-		if (core) {
-			expect[0]++;
-			lost[0]++;
-		} else {
-			model_set(0, "powerdown", "0");
-		}
-	}
-
-	usleep(200000);
-	sessions_stop(&s);
-	for (cpu = 0; cpu < NCPU; cpu++) {
-		long long replayed = model_stat(cpu, "replayed");
-
-		EXPECT_EQ(expect[cpu], model_stat(cpu, "saves") - saves0[cpu]);
-		EXPECT_EQ(expect[cpu],
-			  model_stat(cpu, "restores") - restores0[cpu]);
-		EXPECT_EQ(lost[cpu], power_stat(cpu, "checks") - checks0[cpu]);
-		EXPECT_EQ(0, power_stat(cpu, "mismatch"));
-		EXPECT_EQ(0, power_stat(cpu, "restore_order"));
-		EXPECT_EQ(0, power_stat(cpu, "unsaved"));
-		config_of(cpu, after, sizeof(after));
-		EXPECT_STREQ(before[cpu], after);
-		EXPECT_EQ(0, (int)s.c[cpu].jumps);
-		EXPECT_EQ(0, (int)s.c[cpu].bad);
-		EXPECT_EQ((__u64)replayed, s.c[cpu].next);
-		EXPECT_EQ(0, (int)s.t[cpu].hdr->lost_bytes);
-		EXPECT_EQ(0, all_violations(cpu, viol, sizeof(viol)))
-			TH_LOG("cpu%d violations:\n%s", cpu, viol);
-		printf("# cpu%d: %lld save/restore pairs, %lld with state lost, %llu bytes byte-exact\n",
-		       cpu, expect[cpu], lost[cpu],
-		       (unsigned long long)s.c[cpu].bytes);
-	}
-	sessions_close(&s);
-	free(seq);
 }
 
 /* Find "A-Sync, Trace Info, Trace On": a restart of the trace stream */
@@ -452,17 +320,22 @@ TEST_F_TIMEOUT(power, async_trace_info_after_restore, 300)
 		ASSERT_EQ(0, cpu_pm(cpu, ""));
 		events++;
 	}
+	note("cpu_pm done\n");
 	ASSERT_EQ(0, cpu_pm(cpu, "fail"));
 	events++;
+	note("cpu_pm fail done\n");
 	for (i = 0; i < 2; i++) {
 		usleep(20000);
 		ASSERT_EQ(0, set_online(cpu, 0));
 		ASSERT_EQ(0, model_set(cpu, "powerdown", "2"));
 		ASSERT_EQ(0, set_online(cpu, 1));
 		events++;
+		note("hotplug %d done\n", i);
 	}
 	usleep(20000);
+	note("stopping\n");
 	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	note("stopped\n");
 	head = tbuf_head(&t);
 	ASSERT_GT(t.size, head);
 	copy = calloc(1, head + 1);
@@ -473,10 +346,195 @@ TEST_F_TIMEOUT(power, async_trace_info_after_restore, 300)
 	EXPECT_EQ(1 + events, starts);
 	EXPECT_LE(starts, syncs);
 	EXPECT_EQ(syncs, count_restarts(copy, head));
-	printf("# %lld restores: %d stream restarts (A-Sync, Trace Info, Trace On) in %llu bytes\n",
+	note("%lld restores: %d stream restarts (A-Sync, Trace Info, Trace On) in %llu bytes\n",
 	       events, count_restarts(copy, head), (unsigned long long)head);
 	free(copy);
 	tbuf_close(&t);
+}
+
+/* Unregistering ete.ko's block from the CPU PM chain succeeds */
+TEST(notifier_is_registered)
+{
+	char buf[16];
+
+	if (!have_rig())
+		SKIP(return, "no model or ete_pm_test.ko");
+	ASSERT_LT(0, read_text(PMT "registered", buf, sizeof(buf)));
+	EXPECT_EQ(1, atoi(buf));
+	/* and it is back in the chain */
+	ASSERT_LT(0, read_text(PMT "registered", buf, sizeof(buf)));
+	EXPECT_EQ(1, atoi(buf));
+}
+
+/* No session on a CPU: its CPU PM events touch no register at all */
+TEST(no_session_no_access)
+{
+	int cpu;
+
+	if (!have_rig())
+		SKIP(return, "no model or ete_pm_test.ko");
+	for (cpu = 0; cpu < NCPU; cpu++) {
+		long long a0 = accesses(cpu), s0 = model_stat(cpu, "saves");
+
+		ASSERT_EQ(0, cpu_pm(cpu, ""));
+		ASSERT_EQ(0, cpu_pm(cpu, "fail"));
+		EXPECT_EQ(a0, accesses(cpu));
+		EXPECT_EQ(s0, model_stat(cpu, "saves"));
+		note("cpu%d: %lld register accesses for 2 CPU PM events without a session\n",
+		       cpu, accesses(cpu) - a0);
+	}
+}
+
+/*
+ * A session on all 4 CPUs through hotplug cycles of CPUs 1-3, CPU PM
+ * events on every CPU, and two pm_test suspend cycles: every event saved
+ * and restored once, nothing lost, same configuration, byte-exact trace.
+ */
+TEST_F_TIMEOUT(power, session_survives_power_events, 1200)
+{
+	long long saves0[NCPU], restores0[NCPU], checks0[NCPU];
+	long long expect[NCPU] = { 0 }, lost[NCPU] = { 0 };
+	static char before[NCPU][8192], after[NCPU][8192];
+	char viol[4096];
+	unsigned char *seq = seq_bytes(0, REPLAY_LEN);
+	struct all_cpus s = { 0 };
+	int cpu, i;
+	long long a0, a1, a2;
+	double t0;
+
+	if (!have_rig())
+		SKIP(return, "no model or ete_pm_test.ko");
+	ASSERT_NE(NULL, seq);
+	ASSERT_EQ(0, sessions_start(_metadata, &s, seq));
+	usleep(100000);
+	for (cpu = 0; cpu < NCPU; cpu++) {
+		config_of(cpu, before[cpu], sizeof(before[cpu]));
+		saves0[cpu] = model_stat(cpu, "saves");
+		restores0[cpu] = model_stat(cpu, "restores");
+		checks0[cpu] = power_stat(cpu, "checks");
+		ASSERT_NE(0, before[cpu][0]);
+	}
+
+	/* CPU hotplug: offline saves, the model loses the state, online */
+	t0 = now_s();
+	for (i = 0; i < hotplug_cycles; i++) {
+		for (cpu = 1; cpu < NCPU; cpu++) {
+			ASSERT_EQ(0, set_online(cpu, 0));
+			ASSERT_EQ(0, model_set(cpu, "powerdown", "2"));
+			ASSERT_EQ(0, set_online(cpu, 1));
+			expect[cpu]++;
+			lost[cpu]++;
+		}
+	}
+	note("%d offline/online cycles of CPUs 1-3: %.1f s\n",
+	       hotplug_cycles, now_s() - t0);
+
+	/* CPU PM: power lost at each exit; one refused entry; halves */
+	t0 = now_s();
+	for (cpu = 0; cpu < NCPU; cpu++) {
+		for (i = 0; i < 4; i++) {
+			ASSERT_EQ(0, model_set(cpu, "powerdown", "1"));
+			ASSERT_EQ(0, cpu_pm(cpu, ""));
+			expect[cpu]++;
+			lost[cpu]++;
+		}
+		ASSERT_EQ(0, cpu_pm(cpu, "fail"));
+		expect[cpu]++;
+		a0 = accesses(cpu);
+		ASSERT_EQ(0, cpu_pm(cpu, "enter"));
+		a1 = accesses(cpu);
+		ASSERT_EQ(0, model_set(cpu, "powerdown", "1"));
+		ASSERT_EQ(0, cpu_pm(cpu, "exit"));
+		a2 = accesses(cpu);
+		expect[cpu]++;
+		lost[cpu]++;
+		note("cpu%d: %lld register accesses per save, %lld per restore\n",
+		     cpu, a1 - a0, a2 - a1);
+	}
+	note("%d CPU PM events on each of %d CPUs: %.1f s\n", 6, NCPU,
+	       now_s() - t0);
+
+	/* Suspend-to-idle: no power event for the trace units; they go on */
+	for (i = 0; i < 2; i++) {
+		t0 = now_s();
+		ASSERT_EQ(0, suspend_to_idle(2));
+		note("suspend-to-idle cycle %d (RTC wake): %.1f s\n", i + 1,
+		     now_s() - t0);
+	}
+
+	usleep(200000);
+	for (cpu = 0; cpu < NCPU; cpu++) {
+		config_of(cpu, after[cpu], sizeof(after[cpu]));
+		EXPECT_STREQ(before[cpu], after[cpu]);
+	}
+	sessions_stop(&s);
+	for (cpu = 0; cpu < NCPU; cpu++) {
+		long long replayed = model_stat(cpu, "replayed");
+
+		EXPECT_EQ(expect[cpu], model_stat(cpu, "saves") - saves0[cpu]);
+		EXPECT_EQ(expect[cpu],
+			  model_stat(cpu, "restores") - restores0[cpu]);
+		EXPECT_EQ(lost[cpu], power_stat(cpu, "checks") - checks0[cpu]);
+		EXPECT_EQ(0, power_stat(cpu, "mismatch"));
+		EXPECT_EQ(0, power_stat(cpu, "restore_order"));
+		EXPECT_EQ(0, power_stat(cpu, "unsaved"));
+		EXPECT_EQ(0, (int)s.c[cpu].jumps);
+		EXPECT_EQ(0, (int)s.c[cpu].bad);
+		EXPECT_EQ((__u64)replayed, s.c[cpu].next);
+		EXPECT_EQ(0, (int)s.t[cpu].hdr->lost_bytes);
+		EXPECT_EQ(0, all_violations(cpu, viol, sizeof(viol)))
+			TH_LOG("cpu%d violations:\n%s", cpu, viol);
+		note("cpu%d: %lld save/restore pairs, %lld with state lost, %llu bytes byte-exact\n",
+		       cpu, expect[cpu], lost[cpu],
+		       (unsigned long long)s.c[cpu].bytes);
+	}
+	sessions_close(&s);
+	free(seq);
+}
+
+/*
+ * Two pm_test suspend cycles with sessions on every CPU: "processors"
+ * takes CPUs 1-3 down and up, "core" also runs CPU PM on CPU 0 through
+ * the real notifier chain, where the model loses CPU 0's state.
+ */
+TEST_F_TIMEOUT(power, suspend_pm_test_cycles, 300)
+{
+	static const char * const level[] = { "processors", "core" };
+	long long saves0[NCPU], checks0, expect;
+	unsigned char *seq = seq_bytes(0, REPLAY_LEN);
+	struct all_cpus s = { 0 };
+	char viol[4096];
+	int cpu, i;
+	double t0;
+
+	if (!have_rig())
+		SKIP(return, "no model or ete_pm_test.ko");
+	if (!have_deep_sleep())
+		SKIP(return, "no platform suspend: /sys/power/mem_sleep has no deep");
+	ASSERT_NE(NULL, seq);
+	ASSERT_EQ(0, sessions_start(_metadata, &s, seq));
+	for (cpu = 0; cpu < NCPU; cpu++)
+		saves0[cpu] = model_stat(cpu, "saves");
+	checks0 = power_stat(0, "checks");
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, model_set(0, "powerdown", i ? "1" : "0"));
+		t0 = now_s();
+		ASSERT_EQ(0, suspend_pm_test(level[i]));
+		note("pm_test %s: %.1f s\n", level[i], now_s() - t0);
+	}
+	sessions_stop(&s);
+	for (cpu = 0; cpu < NCPU; cpu++) {
+		expect = cpu ? 2 : 1;
+		EXPECT_EQ(expect, model_stat(cpu, "saves") - saves0[cpu]);
+		EXPECT_EQ(0, power_stat(cpu, "mismatch"));
+		EXPECT_EQ(0, (int)s.c[cpu].jumps);
+		EXPECT_EQ(0, (int)s.c[cpu].bad);
+		EXPECT_EQ(0, all_violations(cpu, viol, sizeof(viol)))
+			TH_LOG("cpu%d violations:\n%s", cpu, viol);
+	}
+	EXPECT_EQ(1, power_stat(0, "checks") - checks0);
+	sessions_close(&s);
+	free(seq);
 }
 
 int main(int argc, char **argv)
