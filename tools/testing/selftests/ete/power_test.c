@@ -300,7 +300,6 @@ TEST_F_TIMEOUT(power, async_trace_info_after_restore, 300)
 {
 	const int cpu = 2;
 	long long starts0, syncs0, starts, syncs, events = 0;
-	struct checker c = { 0 };
 	unsigned char *copy;
 	struct tbuf t;
 	__u64 head;
@@ -320,34 +319,30 @@ TEST_F_TIMEOUT(power, async_trace_info_after_restore, 300)
 		ASSERT_EQ(0, cpu_pm(cpu, ""));
 		events++;
 	}
-	note("cpu_pm done\n");
 	ASSERT_EQ(0, cpu_pm(cpu, "fail"));
 	events++;
-	note("cpu_pm fail done\n");
 	for (i = 0; i < 2; i++) {
 		usleep(20000);
 		ASSERT_EQ(0, set_online(cpu, 0));
 		ASSERT_EQ(0, model_set(cpu, "powerdown", "2"));
 		ASSERT_EQ(0, set_online(cpu, 1));
 		events++;
-		note("hotplug %d done\n", i);
 	}
 	usleep(20000);
-	note("stopping\n");
 	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
-	note("stopped\n");
 	head = tbuf_head(&t);
 	ASSERT_GT(t.size, head);
-	copy = calloc(1, head + 1);
+	/* Synthetic trace: no sequence to check, the bytes as they are */
+	copy = malloc(head + 1);
 	ASSERT_NE(NULL, copy);
-	tbuf_drain_copy(&t, &c, copy, head);
+	memcpy(copy, t.data, head);
 	starts = model_stat(cpu, "starts") - starts0;
 	syncs = model_stat(cpu, "syncs") - syncs0;
 	EXPECT_EQ(1 + events, starts);
 	EXPECT_LE(starts, syncs);
 	EXPECT_EQ(syncs, count_restarts(copy, head));
 	note("%lld restores: %d stream restarts (A-Sync, Trace Info, Trace On) in %llu bytes\n",
-	       events, count_restarts(copy, head), (unsigned long long)head);
+	     events, count_restarts(copy, head), (unsigned long long)head);
 	free(copy);
 	tbuf_close(&t);
 }
@@ -381,7 +376,7 @@ TEST(no_session_no_access)
 		EXPECT_EQ(a0, accesses(cpu));
 		EXPECT_EQ(s0, model_stat(cpu, "saves"));
 		note("cpu%d: %lld register accesses for 2 CPU PM events without a session\n",
-		       cpu, accesses(cpu) - a0);
+		     cpu, accesses(cpu) - a0);
 	}
 }
 
@@ -427,7 +422,7 @@ TEST_F_TIMEOUT(power, session_survives_power_events, 1200)
 		}
 	}
 	note("%d offline/online cycles of CPUs 1-3: %.1f s\n",
-	       hotplug_cycles, now_s() - t0);
+	     hotplug_cycles, now_s() - t0);
 
 	/* CPU PM: power lost at each exit; one refused entry; halves */
 	t0 = now_s();
@@ -452,7 +447,7 @@ TEST_F_TIMEOUT(power, session_survives_power_events, 1200)
 		     cpu, a1 - a0, a2 - a1);
 	}
 	note("%d CPU PM events on each of %d CPUs: %.1f s\n", 6, NCPU,
-	       now_s() - t0);
+	     now_s() - t0);
 
 	/* Suspend-to-idle: no power event for the trace units; they go on */
 	for (i = 0; i < 2; i++) {
@@ -484,9 +479,9 @@ TEST_F_TIMEOUT(power, session_survives_power_events, 1200)
 		EXPECT_EQ(0, (int)s.t[cpu].hdr->lost_bytes);
 		EXPECT_EQ(0, all_violations(cpu, viol, sizeof(viol)))
 			TH_LOG("cpu%d violations:\n%s", cpu, viol);
-		note("cpu%d: %lld save/restore pairs, %lld with state lost, %llu bytes byte-exact\n",
-		       cpu, expect[cpu], lost[cpu],
-		       (unsigned long long)s.c[cpu].bytes);
+		note("cpu%d: %lld save/restore pairs, %lld with state lost, %llu bytes exact\n",
+		     cpu, expect[cpu], lost[cpu],
+		     (unsigned long long)s.c[cpu].bytes);
 	}
 	sessions_close(&s);
 	free(seq);
