@@ -87,6 +87,7 @@ static void pm_value_desc(const struct pm_value_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
+
 KUNIT_ARRAY_PARAM(pm_value, pm_value_cases, pm_value_desc);
 
 static void restore_value(struct kunit *test)
