@@ -262,6 +262,8 @@ static int em_stats_show(struct seq_file *s, void *v)
 	seq_printf(s, "starts %lu\nsyncs %lu\nreplayed %zu\n",
 		   READ_ONCE(u->starts), READ_ONCE(u->syncs),
 		   READ_ONCE(u->gen.replay_pos));
+	/* fill events where the unit did an erratum's stray writes */
+	seq_printf(s, "quirk_fills %lu\n", READ_ONCE(u->quirk_fills));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(em_stats);
