@@ -7,7 +7,7 @@
  * pure config-to-register-image step); session.c (the one owner of CPUs,
  * and the sinks); unit.c (presence, the programming state machine);
  * access*.c (system instructions, CoreSight MMIO, the test double seam);
- * of.c (discovery).
+ * of.c (discovery); pm.c (CPU power-down, hotplug and suspend).
  */
 
 #include <linux/module.h>
@@ -21,11 +21,16 @@ static int __init ete_init(void)
 	ret = ete_sysfs_init();
 	if (ret)
 		return ret;
-	ret = ete_of_init();
+	ret = ete_pm_init();
 	if (ret)
 		goto exit_sysfs;
+	ret = ete_of_init();
+	if (ret)
+		goto exit_pm;
 	return 0;
 
+exit_pm:
+	ete_pm_exit();
 exit_sysfs:
 	ete_sysfs_exit();
 	return ret;
@@ -35,6 +40,7 @@ module_init(ete_init);
 static void __exit ete_exit(void)
 {
 	ete_of_exit();
+	ete_pm_exit();
 	ete_sysfs_exit();
 }
 module_exit(ete_exit);

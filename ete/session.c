@@ -16,9 +16,11 @@
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <asm/virt.h>
+#include <kunit/visibility.h>
 
 #include <ete/core.h>
 
@@ -63,6 +65,7 @@ struct ete_unit *ete_unit_of(int cpu)
 {
 	return READ_ONCE(per_cpu(ete_cpu_unit, cpu));
 }
+EXPORT_SYMBOL_IF_KUNIT(ete_unit_of);
 
 /**
  * ete_session_register_unit() - make a unit reachable by sessions
@@ -136,12 +139,22 @@ static int ete_session_stop_cpu(struct ete_unit *u)
 	struct ete_session *sess = u->sess;
 	int ret;
 
-	ret = smp_call_function_single(u->cpu, ete_stop_one, &op, 1);
-	if (ret)
-		ete_unit_set_error(u, ret, "CPU offline while tracing");
-	else if (op.ret)
-		ete_unit_set_error(u, op.ret, op.msg);
-	ret = ret ?: op.ret;
+	/*
+	 * Offline, the hotplug callback saved the unit and its sink
+	 * (ete_pm_cpu_offline()): what was traced is already readable, so
+	 * the session just drops the saved state.
+	 */
+	if (!cpu_online(u->cpu)) {
+		ete_pm_forget(u);
+		ret = 0;
+	} else {
+		ret = smp_call_function_single(u->cpu, ete_stop_one, &op, 1);
+		if (ret)
+			ete_unit_set_error(u, ret, "CPU offline while tracing");
+		else if (op.ret)
+			ete_unit_set_error(u, op.ret, op.msg);
+		ret = ret ?: op.ret;
+	}
 	ete_session_put_sink(u);
 	u->sess = NULL;
 	cpumask_clear_cpu(u->cpu, sess->cpus);
@@ -166,10 +179,13 @@ void ete_session_unregister_unit(struct ete_unit *u)
 	cpus_read_lock();
 	if (u->sess)
 		ete_session_stop_cpu(u);
-	cpus_read_unlock();
+	/* Under the hotplug lock: the hotplug callbacks look the unit up */
 	if (per_cpu(ete_cpu_unit, u->cpu) == u)
 		WRITE_ONCE(per_cpu(ete_cpu_unit, u->cpu), NULL);
+	cpus_read_unlock();
 	mutex_unlock(&ete_mutex);
+	/* The CPU PM notifier runs with IRQs off: an RCU read-side section */
+	synchronize_rcu();
 }
 
 /* The first registered sink present on @cpu, pinned.  Under ete_mutex. */
@@ -212,6 +228,7 @@ static int ete_session_claim(struct ete_session *sess, int cpu,
 	u->sink = sink->ops;
 	u->sink_priv = sink->priv;
 	u->sess = sess;
+	u->sess_gen++;
 	ete_config_to_image(&u->cfg, &u->caps, env, &u->img);
 	return 0;
 }
@@ -350,10 +367,18 @@ EXPORT_SYMBOL_GPL(ete_session_stop);
 void ete_session_cpu_error(int cpu, int err)
 {
 	struct ete_unit *u = ete_unit_of(cpu);
+	unsigned long flags;
 
 	if (!u)
 		return;
-	atomic_set(&u->async_err, err ? err : -EIO);
+	/*
+	 * The report names the session running now: by the time the work
+	 * runs, that session may have ended and another started on the CPU.
+	 */
+	raw_spin_lock_irqsave(&u->err_lock, flags);
+	u->async_err = err ? err : -EIO;
+	u->err_gen = READ_ONCE(u->sess_gen);
+	raw_spin_unlock_irqrestore(&u->err_lock, flags);
 	schedule_work(&u->err_work);
 }
 EXPORT_SYMBOL_GPL(ete_session_cpu_error);
@@ -362,13 +387,17 @@ EXPORT_SYMBOL_GPL(ete_session_cpu_error);
  * ete_session_handle_error() - stop a unit after its sink failed
  * @u: the unit
  * @err: the sink's error
+ * @gen: the session generation (&ete_unit.sess_gen) the error belongs to
+ *
+ * Only the session that was running when the error was reported is
+ * stopped; a later session on the same CPU is left alone.
  *
  * Context: process context (the unit's error work); takes ete_mutex.
  */
-void ete_session_handle_error(struct ete_unit *u, int err)
+void ete_session_handle_error(struct ete_unit *u, int err, unsigned long gen)
 {
 	mutex_lock(&ete_mutex);
-	if (err && u->sess && !u->gone) {
+	if (err && u->sess && !u->gone && u->sess_gen == gen) {
 		cpus_read_lock();
 		ete_session_stop_cpu(u);
 		cpus_read_unlock();

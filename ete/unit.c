@@ -44,7 +44,19 @@
  * synchronization event before every read: between the TRCPRGCTLR (or OS
  * Lock) write and the first read, and between two reads (SHSXGZ).
  */
-static int ete_poll_statr(struct ete_unit *u, u32 mask, u32 want)
+/**
+ * ete_unit_poll_statr() - wait for TRCSTATR to show a state
+ * @u: the unit
+ * @mask: TRCSTATR bits to look at
+ * @want: their wanted value
+ *
+ * Bounded: ETE_POLL_TRIES reads, one microsecond apart.
+ *
+ * Context: on @u->cpu with IRQs disabled for a system-register unit;
+ * does not sleep.
+ * Return: 0, or -ETIMEDOUT.
+ */
+int ete_unit_poll_statr(struct ete_unit *u, u32 mask, u32 want)
 {
 	unsigned int i;
 
@@ -59,7 +71,7 @@ static int ete_poll_statr(struct ete_unit *u, u32 mask, u32 want)
 
 static bool ete_unit_is_idle(struct ete_unit *u)
 {
-	return !ete_poll_statr(u, TRCSTATR_IDLE | TRCSTATR_PMSTABLE,
+	return !ete_unit_poll_statr(u, TRCSTATR_IDLE | TRCSTATR_PMSTABLE,
 			       TRCSTATR_IDLE | TRCSTATR_PMSTABLE);
 }
 
@@ -69,9 +81,9 @@ static int ete_unit_stop_hw(struct ete_unit *u)
 	int ret;
 
 	ete_write(&u->acc, ETE_TRCPRGCTLR, 0);
-	ret = ete_poll_statr(u, TRCSTATR_PMSTABLE, TRCSTATR_PMSTABLE);
+	ret = ete_unit_poll_statr(u, TRCSTATR_PMSTABLE, TRCSTATR_PMSTABLE);
 	if (!ret)
-		ret = ete_poll_statr(u, TRCSTATR_IDLE, TRCSTATR_IDLE);
+		ret = ete_unit_poll_statr(u, TRCSTATR_IDLE, TRCSTATR_IDLE);
 	return ret;
 }
 
@@ -138,7 +150,7 @@ int ete_unit_enable_local(struct ete_unit *u, const char **msg)
 	}
 
 	ete_write(&u->acc, ETE_TRCPRGCTLR, TRCPRGCTLR_EN);
-	ret = ete_poll_statr(u, TRCSTATR_IDLE, 0);
+	ret = ete_unit_poll_statr(u, TRCSTATR_IDLE, 0);
 	if (ret) {
 		*msg = "trace unit did not leave Idle after enable";
 		ete_unit_stop_hw(u);
@@ -341,6 +353,7 @@ struct ete_unit *ete_unit_create(struct device *parent, int cpu,
 	u->overridden = overridden;
 	ete_access_get_pe(cpu, &u->pe);
 	INIT_WORK(&u->err_work, ete_unit_err_work);
+	raw_spin_lock_init(&u->err_lock);
 
 	ret = ete_unit_probe_hw(u);
 	if (ret)
@@ -386,6 +399,13 @@ void ete_unit_destroy(struct ete_unit *u)
 static void ete_unit_err_work(struct work_struct *work)
 {
 	struct ete_unit *u = container_of(work, struct ete_unit, err_work);
+	unsigned long flags, gen;
+	int err;
 
-	ete_session_handle_error(u, atomic_xchg(&u->async_err, 0));
+	raw_spin_lock_irqsave(&u->err_lock, flags);
+	err = u->async_err;
+	gen = u->err_gen;
+	u->async_err = 0;
+	raw_spin_unlock_irqrestore(&u->err_lock, flags);
+	ete_session_handle_error(u, err, gen);
 }

@@ -93,6 +93,11 @@ static void trbe_cpu_disable_one(void *info)
 
 	disable_percpu_irq(tc->drv->irq);
 	raw_spin_lock(&tc->slock);
+	/* ete.ko's hotplug callback saves (and restores) a session's TRBE */
+	if (tc->in_session) {
+		raw_spin_unlock(&tc->slock);
+		return;
+	}
 	if (tc->buf)
 		trbe_disarm_local(tc);
 	if (tc->buf && (tc->state == ETE_TRBE_STATE_RUNNING ||
@@ -143,12 +148,29 @@ static void trbe_cpu_unprobe(struct trbe_cpu *tc)
 
 /* ---- CPU hotplug: reset then enable the IRQ; disable it then reset ------ */
 
+static void trbe_cpu_irq_on_one(void *info)
+{
+	struct trbe_cpu *tc = info;
+
+	enable_percpu_irq(tc->drv->irq, IRQ_TYPE_NONE);
+}
+
+/*
+ * A TRBE in a trace session stays probed while its CPU is offline: ete.ko
+ * saved it when the CPU went down and restores it, before the trace unit,
+ * when the CPU is back, whichever of the two hotplug states runs first.
+ * Only the interrupt is switched here.
+ */
 static int trbe_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
 	struct trbe_drv *drv = hlist_entry_safe(node, struct trbe_drv,
 						hp_node);
+	struct trbe_cpu *tc = drv->cpus[cpu];
 
-	trbe_cpu_probe(drv->cpus[cpu]);
+	if (READ_ONCE(tc->present) && READ_ONCE(tc->in_session))
+		smp_call_function_single(cpu, trbe_cpu_irq_on_one, tc, 1);
+	else
+		trbe_cpu_probe(tc);
 	return 0;
 }
 

@@ -93,6 +93,26 @@ struct trbe_buf {
 };
 
 /**
+ * struct trbe_pm_state - a TRBE saved across power-down
+ * @saved: the registers below are valid
+ * @armed: the TRBE was enabled (else only the stream state is kept)
+ * @limitr: TRBLIMITR_EL1, with E as it was
+ * @ptr: TRBPTR_EL1 after the drain
+ * @baser: TRBBASER_EL1
+ * @sr: TRBSR_EL1 (WRAP cleared once that wrap was published)
+ * @trg: TRBTRG_EL1, the trigger count still to go
+ */
+struct trbe_pm_state {
+	bool saved;
+	bool armed;
+	u64 limitr;
+	u64 ptr;
+	u64 baser;
+	u64 sr;
+	u64 trg;
+};
+
+/**
  * struct trbe_cpu - a CPU's TRBE, buffer and device
  * @cpu: the CPU
  * @drv: the driver instance
@@ -121,6 +141,9 @@ struct trbe_buf {
  * @flush: publishes fill-mode data periodically, on tc->cpu
  * @sess: the session the START ioctl began
  * @read_lock: serialises read()
+ * @in_session: a trace session uses this TRBE (between start_local and
+ *	stop_local): CPU hotplug leaves it to ete.ko's save and restore
+ * @pm: the TRBE registers saved while the CPU is powered down
  */
 struct trbe_cpu {
 	int cpu;
@@ -152,6 +175,8 @@ struct trbe_cpu {
 	struct hrtimer flush;
 	struct ete_session *sess;
 	struct mutex read_lock;		/* one reader at a time */
+	bool in_session;
+	struct trbe_pm_state pm;
 };
 
 /**
@@ -194,7 +219,19 @@ void trbe_disarm_local(struct trbe_cpu *tc);
 void trbe_snapshot_local(struct trbe_cpu *tc);
 void trbe_reset_local(struct trbe_cpu *tc);
 void trbe_flush_init(struct trbe_cpu *tc);
+void trbe_flush_start(struct trbe_cpu *tc);
+u64 trbe_prohibit_local(const struct ete_access *acc);
+void trbe_drain_local(struct trbe_cpu *tc);
+void trbe_disable_local(struct trbe_cpu *tc);
+u64 trbe_ptr_pos(struct trbe_cpu *tc, bool wrapped);
+void trbe_publish_lap(struct trbe_cpu *tc, u64 head, bool wrapped);
 irqreturn_t trbe_irq_handler(int irq, void *dev);
+
+/* pm.c */
+void trbe_pm_save_local(void *priv, int cpu);
+void trbe_pm_restore_local(void *priv, int cpu);
+void trbe_pm_forget(void *priv, int cpu);
+struct trbe_cpu *trbe_sink_cpu(void *priv, int cpu);
 
 /* session.c */
 void trbe_cpu_geom_update(struct trbe_cpu *tc);

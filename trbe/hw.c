@@ -25,7 +25,7 @@
 #include "drv.h"
 
 /* Prohibit trace on this PE; return the TRFCR value to restore. */
-static u64 trbe_prohibit_local(const struct ete_access *acc)
+u64 trbe_prohibit_local(const struct ete_access *acc)
 {
 	u64 trfcr = ete_read(acc, ETE_TRFCR_EL1);
 
@@ -41,7 +41,7 @@ static void trbe_restore_local(const struct ete_access *acc, u64 trfcr)
 }
 
 /* Flush the trace unit into the TRBE and complete its writes (RJLRQH). */
-static void trbe_drain_local(struct trbe_cpu *tc)
+void trbe_drain_local(struct trbe_cpu *tc)
 {
 	ete_sync(&tc->acc, ETE_SYNC_TSB);
 	/* 2054223, 2067961: one TSB CSYNC may not flush; issue a second */
@@ -51,7 +51,7 @@ static void trbe_drain_local(struct trbe_cpu *tc)
 }
 
 /* Clear TRBLIMITR.E, keeping the rest of the programmed value. */
-static void trbe_disable_local(struct trbe_cpu *tc)
+void trbe_disable_local(struct trbe_cpu *tc)
 {
 	u64 limitr = ete_read(&tc->acc, ETE_TRBLIMITR_EL1);
 
@@ -72,8 +72,6 @@ static u64 trbe_addr(struct trbe_cpu *tc, u64 base, u64 pos)
 	return (u64)(uintptr_t)tc->buf->vaddr + pos -
 	       round_down(base, tc->geom.size);
 }
-
-static void trbe_flush_start(struct trbe_cpu *tc);
 
 /*
  * Fill mode publishes data every trbe_flush_us microseconds (readers are
@@ -123,7 +121,7 @@ static void trbe_enable_local(struct trbe_cpu *tc, u64 base, u64 ptr,
 }
 
 /* Stream position of TRBPTR (the TRBE drained). */
-static u64 trbe_ptr_pos(struct trbe_cpu *tc, bool wrapped)
+u64 trbe_ptr_pos(struct trbe_cpu *tc, bool wrapped)
 {
 	u64 ptr = ete_read(&tc->acc, ETE_TRBPTR_EL1);
 	u64 off = ptr - (u64)(uintptr_t)tc->buf->vaddr;
@@ -168,7 +166,7 @@ static bool trbe_window_short(const struct trbe_cpu *tc, int ret,
  * Publish a wrap or circular head.  If the TRBE lapped data that was never
  * published, how much is unknown (it reports one wrap however many): a gap.
  */
-static void trbe_publish_lap(struct trbe_cpu *tc, u64 head, bool wrapped)
+void trbe_publish_lap(struct trbe_cpu *tc, u64 head, bool wrapped)
 {
 	if (wrapped)
 		tc->buf->hdr->wrap_count++;
@@ -302,7 +300,7 @@ static enum hrtimer_restart trbe_flush_fn(struct hrtimer *t)
 }
 
 /* Start the periodic flush on this CPU, unless off or already going. */
-static void trbe_flush_start(struct trbe_cpu *tc)
+void trbe_flush_start(struct trbe_cpu *tc)
 {
 	unsigned int us = READ_ONCE(trbe_flush_us);
 

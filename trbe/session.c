@@ -37,7 +37,15 @@ void trbe_cpu_geom_update(struct trbe_cpu *tc)
 	g->errata = tc->errata;
 }
 
-static struct trbe_cpu *trbe_sink_cpu(void *priv, int cpu)
+/**
+ * trbe_sink_cpu() - the per-CPU state behind a sink callback
+ * @priv: the driver instance
+ * @cpu: the CPU
+ *
+ * Context: any context.
+ * Return: the CPU's state, or NULL.
+ */
+struct trbe_cpu *trbe_sink_cpu(void *priv, int cpu)
 {
 	struct trbe_drv *drv = priv;
 
@@ -74,6 +82,8 @@ static int trbe_sink_start_local(void *priv, int cpu)
 	hdr->trigger_offset = ETE_TRBE_LOST_UNKNOWN;
 	tc->trg_fresh = true;
 	tc->trg_hit = false;
+	tc->in_session = true;
+	tc->pm.saved = false;
 	/* A new session is not the continuation of the last one */
 	tc->gap_pending = tc->head ? ETE_TRBE_GAP_SESSION : 0;
 	trbe_stream_set_state(tc, ETE_TRBE_STATE_RUNNING);
@@ -95,6 +105,7 @@ static void trbe_sink_stop_local(void *priv, int cpu)
 	if (!tc)
 		return;
 	raw_spin_lock(&tc->slock);
+	tc->in_session = false;
 	if (tc->buf) {
 		trbe_disarm_local(tc);
 		if (tc->state == ETE_TRBE_STATE_RUNNING ||
@@ -110,6 +121,9 @@ static const struct ete_sink_ops trbe_sink_ops = {
 	.present = trbe_sink_present,
 	.start_local = trbe_sink_start_local,
 	.stop_local = trbe_sink_stop_local,
+	.save_local = trbe_pm_save_local,
+	.restore_local = trbe_pm_restore_local,
+	.forget = trbe_pm_forget,
 };
 
 /**
@@ -273,7 +287,13 @@ static void trbe_detach_one(void *info)
 void trbe_session_release_buf(struct trbe_cpu *tc)
 {
 	bool foreign = READ_ONCE(tc->armed);
+	unsigned long flags;
 
+	/* Saved on an offline CPU: never to be restored into this buffer */
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	foreign |= tc->pm.saved;
+	tc->pm.saved = false;
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
 	cancel_delayed_work_sync(&tc->rearm);
 	/* Offline, the hotplug callback has disarmed it already */
 	if (foreign)

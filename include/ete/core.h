@@ -10,6 +10,7 @@
 
 #include <linux/atomic.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -84,6 +85,29 @@ const struct ete_mmio_io_ops *ete_access_mmio_lookup(phys_addr_t base,
  */
 
 /**
+ * struct ete_pm_state - a trace unit's state while its CPU is powered down
+ * @saved: the state below is valid and the unit is disabled (OS Lock)
+ * @val: the value of each register of the session's image, in image order
+ *	(programming and dynamic state: counters, sequencer, single-shot
+ *	status, TRCRSR)
+ * @trfcr: TRFCR during the session
+ * @claim: the claim tags (TRCCLAIMCLR)
+ * @saves: number of saves, for debugfs
+ * @restores: number of restores, for debugfs
+ *
+ * Written only on the unit's CPU with IRQs disabled, or with the CPU
+ * offline under the CPU hotplug lock.
+ */
+struct ete_pm_state {
+	bool saved;
+	u64 val[ETE_IMAGE_MAX];
+	u64 trfcr;
+	u64 claim;
+	unsigned long saves;
+	unsigned long restores;
+};
+
+/**
  * struct ete_unit - one trace unit
  * @dev: the class device /sys/class/ete/ete<cpu>
  * @parent: the device it was discovered as (platform or AMBA)
@@ -104,7 +128,12 @@ const struct ete_mmio_io_ops *ete_access_mmio_lookup(phys_addr_t base,
  * @err: the last error (negative errno) or 0; under ete_mutex
  * @err_msg: what it was about
  * @async_err: an error reported by the sink, for @err_work
+ * @err_gen: the value of @sess_gen when @async_err was reported
+ * @err_lock: makes @async_err and @err_gen one report
  * @err_work: stops the unit after a sink error
+ * @sess_gen: counts the sessions that claimed the CPU; a late error report
+ *	of an earlier session must not stop a later one
+ * @pm: the state saved across power-down
  * @sysfs_mem: the attributes and groups of @dev
  */
 struct ete_unit {
@@ -126,8 +155,12 @@ struct ete_unit {
 	u64 saved_trfcr;
 	int err;
 	const char *err_msg;
-	atomic_t async_err;
+	int async_err;
+	unsigned long err_gen;
+	raw_spinlock_t err_lock;
 	struct work_struct err_work;
+	unsigned long sess_gen;
+	struct ete_pm_state pm;
 	void *sysfs_mem;
 };
 
@@ -137,6 +170,7 @@ extern struct mutex ete_mutex;
 int ete_unit_enable_local(struct ete_unit *u, const char **msg);
 int ete_unit_disable_local(struct ete_unit *u, const char **msg);
 int ete_unit_read(struct ete_unit *u, u32 reg, u64 *val);
+int ete_unit_poll_statr(struct ete_unit *u, u32 mask, u32 want);
 void ete_unit_defaults(struct ete_unit *u);
 void ete_unit_set_error(struct ete_unit *u, int err, const char *msg);
 
@@ -154,7 +188,20 @@ int ete_session_register_unit(struct ete_unit *u);
 void ete_session_unregister_unit(struct ete_unit *u);
 const char *ete_session_owner(const struct ete_unit *u);
 int ete_session_sysfs_enable(struct ete_unit *u, bool on);
-void ete_session_handle_error(struct ete_unit *u, int err);
+void ete_session_handle_error(struct ete_unit *u, int err,
+			      unsigned long gen);
+
+/* ------------------------------------------------------------------------
+ * Power management (pm.c)
+ */
+
+u64 ete_pm_restore_value(u32 reg, u64 val);
+int ete_pm_save_local(struct ete_unit *u);
+int ete_pm_restore_local(struct ete_unit *u);
+void ete_pm_forget(struct ete_unit *u);
+int ete_pm_init(void);
+void ete_pm_exit(void);
+extern struct notifier_block ete_pm_cpu_pm_nb;
 
 /* ------------------------------------------------------------------------
  * sysfs and discovery

@@ -37,6 +37,19 @@ struct ete_session;
  * @stop_local: stop the sink on @cpu and drain it.  Context: runs on @cpu
  *	with IRQs disabled, after the trace unit is disabled and has reached
  *	Idle (or after a failed enable); must not sleep.
+ * @save_local: optional; @cpu is about to lose power (CPU PM, hotplug,
+ *	suspend) with a session running.  Called after the trace unit is
+ *	disabled by the OS Lock and Idle: prohibit trace in TRFCR and leave
+ *	it prohibited (the trace unit's restore writes TRFCR back), drain
+ *	(TSB CSYNC, DSB), make what was written readable, save the sink's
+ *	state and disable it.  Context: on @cpu with IRQs disabled; must not
+ *	sleep, allocate or take a sleeping lock.
+ * @restore_local: optional; undo @save_local, before the trace unit is
+ *	restored (a trace unit enabled with no enabled sink may hang the PE).
+ *	Context: as @save_local.
+ * @forget: optional; the session ended while @cpu was offline with its
+ *	state saved: drop that state (no register is touched).  Context:
+ *	process context, any CPU, CPU hotplug lock held; must not sleep.
  *
  * Every callback receives the @priv given to ete_sink_register().
  */
@@ -46,6 +59,9 @@ struct ete_sink_ops {
 	bool (*present)(void *priv, int cpu);
 	int (*start_local)(void *priv, int cpu);
 	void (*stop_local)(void *priv, int cpu);
+	void (*save_local)(void *priv, int cpu);
+	void (*restore_local)(void *priv, int cpu);
+	void (*forget)(void *priv, int cpu);
 };
 
 /**

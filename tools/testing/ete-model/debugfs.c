@@ -30,7 +30,14 @@ static struct em_unit *em_file_unit(struct file *f)
 /* violations: one line per violation, with its rule tag              */
 /* ------------------------------------------------------------------ */
 
-static void em_show_reg(struct seq_file *s, u32 reg)
+/**
+ * em_debugfs_show_reg() - print a register's name (with its index)
+ * @s: the file
+ * @reg: register id
+ *
+ * Context: process context.
+ */
+void em_debugfs_show_reg(struct seq_file *s, u32 reg)
 {
 	const struct ete_reg_desc *d;
 	unsigned int idx;
@@ -64,7 +71,7 @@ static int em_violations_show(struct seq_file *s, void *v)
 
 		seq_printf(s, "%s %s ", em_check_name(e->check),
 			   e->write ? "write" : "read");
-		em_show_reg(s, e->reg);
+		em_debugfs_show_reg(s, e->reg);
 		seq_printf(s, " %#llx state=%s\n", e->val,
 			   em_state_name(e->state));
 	}
@@ -252,6 +259,9 @@ static int em_stats_show(struct seq_file *s, void *v)
 	seq_printf(s, "powerdowns %lu\nirqs %lu\nbytes_out %lu\nbytes_dropped %lu\n",
 		   READ_ONCE(u->powerdowns), READ_ONCE(u->irqs),
 		   READ_ONCE(u->bytes_out), READ_ONCE(u->bytes_dropped));
+	seq_printf(s, "starts %lu\nsyncs %lu\nreplayed %zu\n",
+		   READ_ONCE(u->starts), READ_ONCE(u->syncs),
+		   READ_ONCE(u->gen.replay_pos));
 	/* fill events where the unit did an erratum's stray writes */
 	seq_printf(s, "quirk_fills %lu\n", READ_ONCE(u->quirk_fills));
 	return 0;
@@ -423,6 +433,7 @@ void em_debugfs_init(struct ete_model *m)
 		debugfs_create_file("replay", 0200, d, u, &em_replay_fops);
 		debugfs_create_file("state", 0444, d, u, &em_state_fops);
 		debugfs_create_file("stats", 0444, d, u, &em_stats_fops);
+		em_pm_debugfs_add(d, u);
 	}
 }
 

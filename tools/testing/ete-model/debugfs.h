@@ -5,7 +5,10 @@
 
 #include <linux/types.h>
 
+struct dentry;
+struct em_unit;
 struct ete_model;
+struct seq_file;
 
 /**
  * struct em_capture - trace a private instance wrote into its own buffer
@@ -28,5 +31,7 @@ int em_capture_run(const char *profile, size_t size, struct em_capture *c);
 void em_capture_free(struct em_capture *c);
 void em_debugfs_init(struct ete_model *m);
 void em_debugfs_exit(void);
+void em_debugfs_show_reg(struct seq_file *s, u32 reg);
+void em_pm_debugfs_add(struct dentry *dir, struct em_unit *u);
 
 #endif /* _ETE_MODEL_DEBUGFS_H */

@@ -137,8 +137,10 @@ static void em_gen_sync(struct em_unit *u, bool periodic)
 	em_fifo_push(u, pkt, em_pkt_async(pkt));
 	em_fifo_push(u, pkt, em_pkt_trace_info(pkt, cfg & EM_CONFIGR_CCI,
 					       u->trc[ETE_TRCCCCTLR / 4]));
-	if (!periodic)
+	if (!periodic) {
 		em_fifo_push(u, pkt, em_pkt_trace_on(pkt));
+		u->syncs++;
+	}
 	em_gen_context(u);
 	em_gen_timestamp(u);
 	u->gen.since_sync = 0;

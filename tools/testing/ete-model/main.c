@@ -212,8 +212,17 @@ EXPORT_SYMBOL_GPL(ete_model_trbe_virq);
 /* Power-down through CPU PM                                          */
 /* ------------------------------------------------------------------ */
 
-static int em_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd,
-			    void *v)
+/**
+ * ete_model_cpu_pm() - the model's part of a CPU PM event on this CPU
+ * @cmd: CPU_PM_ENTER, CPU_PM_EXIT...
+ *
+ * At CPU_PM_EXIT, a unit whose powerdown file is 1 loses its state.  The
+ * model's notifier calls this first in the chain; a test that drives a
+ * driver's notifier callback by hand calls it where the chain would.
+ *
+ * Context: on the CPU, IRQs disabled.
+ */
+void ete_model_cpu_pm(unsigned long cmd)
 {
 	struct em_unit *u = em_global->units[smp_processor_id()];
 
@@ -222,6 +231,13 @@ static int em_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd,
 		WRITE_ONCE(u->pd_armed, false);
 		ete_model_power_down(em_global, u->cpu);
 	}
+}
+EXPORT_SYMBOL_GPL(ete_model_cpu_pm);
+
+static int em_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd,
+			    void *v)
+{
+	ete_model_cpu_pm(cmd);
 	return NOTIFY_OK;
 }
 

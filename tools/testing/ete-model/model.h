@@ -150,6 +150,37 @@ struct em_gen {
 };
 
 /**
+ * struct em_pm - what a power-down lost, to check the driver's restore
+ * @trc: the trace unit registers just before the power-down
+ * @trb: TRBLIMITR, TRBPTR, TRBBASER, TRBSR, TRBTRG just before it
+ * @snap_valid: @trc and @trb wait for the next OS Lock clear
+ * @lock_trfcr: TRFCR when the OS Lock was last set
+ * @lock_trbe_en: the TRBE was enabled when the OS Lock was last set
+ * @checks: restores compared with a power-down's state
+ * @mismatch: registers found different
+ * @restore_order: OS Lock cleared with a TRBE enabled at the save still
+ *	disabled
+ * @unsaved: power-downs with the OS Lock clear (no save before them)
+ * @bad_reg: the first register found different
+ * @bad_want: its value before the power-down
+ * @bad_got: its value at the restore
+ */
+struct em_pm {
+	u64 trc[(ETE_REG_TRC_LAST + 4) / 4];
+	u64 trb[5];
+	bool snap_valid;
+	u64 lock_trfcr;
+	bool lock_trbe_en;
+	unsigned long checks;
+	unsigned long mismatch;
+	unsigned long restore_order;
+	unsigned long unsaved;
+	u32 bad_reg;
+	u64 bad_want;
+	u64 bad_got;
+};
+
+/**
  * struct em_unit - one PE's trace unit, TRBE and related PE registers
  */
 struct em_unit {
@@ -212,7 +243,10 @@ struct em_unit {
 	unsigned long irqs;
 	unsigned long bytes_out;
 	unsigned long bytes_dropped;
+	unsigned long starts;
+	unsigned long syncs;
 	bool pd_armed;
+	struct em_pm pm;
 
 	/* deferred work on the owning CPU */
 	struct hrtimer timer;
@@ -282,6 +316,11 @@ void em_gen_start(struct em_unit *u);
 void em_gen_run(struct em_unit *u, unsigned int budget);
 void em_fifo_push(struct em_unit *u, const u8 *buf, unsigned int len);
 void em_fifo_drain(struct em_unit *u, unsigned int max);
+
+/* power.c: the state a power-down loses, checked at the restore */
+void em_pm_lock_changed(struct em_unit *u, bool lock);
+void em_pm_compare(struct em_unit *u);
+void em_pm_snapshot(struct em_unit *u);
 
 /* main.c: the timer and the interrupt */
 void em_unit_init_deferred(struct em_unit *u);

@@ -525,16 +525,17 @@ EXPORT_SYMBOL_GPL(ete_model_state);
  * @cpu: the PE
  *
  * Every trace unit and TRBE register takes its reset value (UNKNOWN ones a
- * random value), TRCPDSR.STICKYPD is set (RFQMXQ), the OS Lock is left
- * unlocked as the kernel's resume path leaves it.
+ * random value), TRCPDSR.STICKYPD is set (RFQMXQ).  The OS Lock keeps its
+ * value: cpu_do_resume() writes back the value cpu_do_suspend() saw.  What
+ * was lost is kept to check the driver's restore (power.c).
  *
  * Context: any.
  */
 void ete_model_power_down(struct ete_model *m, int cpu)
 {
 	EM_UNIT_LOCKED(m, cpu, ({
+		em_pm_snapshot(__u);
 		em_unit_reset(__u);
-		__u->oslk = false;
 		__u->sticky_pd = true;
 		__u->trfcr = em_unknown(__u, em_reg_wmask(__u->prof,
 							  ETE_TRFCR_EL1, 0));

@@ -137,6 +137,7 @@ static void em_next_state(struct em_unit *u)
 	case EM_ENABLING:
 		/* RZFPHC: Enabling to Running in finite time */
 		u->state = EM_RUNNING;
+		u->starts++;
 		em_gen_start(u);
 		if (!em_enabled(u))
 			em_disable_begin(u);
@@ -219,6 +220,7 @@ static void em_set_oslk(struct em_unit *u, bool lock, bool mmio)
 	else
 		u->restores++;
 	u->oslk = lock;
+	em_pm_lock_changed(u, lock);
 	/* IHWYYK/RTMLTF: locking disables the unit, after a CSE (RKNQWS) */
 	if (mmio)
 		em_apply_enable(u);

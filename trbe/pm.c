@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The TRBE across CPU power-down: ete.ko's power management calls these
+ * sink callbacks, the save after the trace unit is disabled and Idle, the
+ * restore before the trace unit is enabled again (004 section 5.1: a trace
+ * unit enabled with no enabled sink can hang the PE).
+ *
+ * Save (RJLRQH, RRFJQN; I.14 of the requirements): prohibit trace in
+ * TRFCR, ISB; TSB CSYNC, DSB, so that every byte the unit produced is in
+ * memory; read TRBSR and TRBPTR; publish what was written, so that the
+ * buffer of an offline CPU is readable through /dev/trbe<N>; disable the
+ * TRBE; keep its registers.  Trace stays prohibited: the trace unit's
+ * restore writes the session's TRFCR back.  A pending event (TRBSR.IRQ or
+ * S) is saved as it is and left to the interrupt handler after the
+ * restore, which finds the same registers.
+ *
+ * Restore: write TRBBASER, TRBPTR, TRBTRG, TRBSR, then TRBLIMITR with E,
+ * ISB: the TRBE goes on exactly where it stopped, so the stream has no
+ * seam.
+ *
+ * Every function runs on the CPU with IRQs off and takes only tc->slock
+ * (raw); none sleeps or allocates.
+ */
+
+#include <linux/hrtimer.h>
+#include <linux/workqueue.h>
+
+#include "drv.h"
+
+/* Publish what the drained TRBE wrote; returns TRBSR to restore. */
+static u64 trbe_pm_publish(struct trbe_cpu *tc, u64 sr)
+{
+	bool wrapped = sr & TRBE_SR_WRAP;
+
+	/* An event is pending: the handler takes it after the restore */
+	if (sr & (TRBE_SR_IRQ | TRBE_SR_S))
+		return sr;
+	if (tc->cfg.fm == TRBE_FM_FILL)
+		trbe_stream_publish(tc, trbe_ptr_pos(tc, false));
+	else
+		trbe_publish_lap(tc, trbe_ptr_pos(tc, wrapped), wrapped);
+	/* That wrap is counted: the restored TRBE must not report it again */
+	return sr & ~TRBE_SR_WRAP;
+}
+
+/**
+ * trbe_pm_save_local() - the sink's save_local: drain, publish, disable
+ * @priv: the driver instance
+ * @cpu: this CPU
+ *
+ * Context: on @cpu with IRQs disabled, the trace unit disabled and Idle;
+ * does not sleep.
+ */
+void trbe_pm_save_local(void *priv, int cpu)
+{
+	struct trbe_cpu *tc = trbe_sink_cpu(priv, cpu);
+	struct trbe_pm_state *s;
+
+	if (!tc)
+		return;
+	s = &tc->pm;
+	raw_spin_lock(&tc->slock);
+	/* Pinned here and IRQs are off: the callback is not running */
+	hrtimer_try_to_cancel(&tc->flush);
+	s->armed = tc->armed && tc->buf;
+	s->saved = true;
+	if (!s->armed)
+		goto out_unlock;
+	trbe_prohibit_local(&tc->acc);
+	trbe_drain_local(tc);
+	s->sr = trbe_pm_publish(tc, ete_read(&tc->acc, ETE_TRBSR_EL1));
+	s->ptr = ete_read(&tc->acc, ETE_TRBPTR_EL1);
+	s->limitr = ete_read(&tc->acc, ETE_TRBLIMITR_EL1);
+	s->baser = ete_read(&tc->acc, ETE_TRBBASER_EL1);
+	s->trg = ete_read(&tc->acc, ETE_TRBTRG_EL1);
+	trbe_disable_local(tc);
+out_unlock:
+	raw_spin_unlock(&tc->slock);
+}
+
+/**
+ * trbe_pm_restore_local() - the sink's restore_local: the TRBE as it was
+ * @priv: the driver instance
+ * @cpu: this CPU
+ *
+ * A buffer freed while the CPU was offline is not armed again
+ * (trbe_session_release_buf() dropped the saved state).
+ *
+ * Context: on @cpu with IRQs disabled, before the trace unit is enabled;
+ * does not sleep.
+ */
+void trbe_pm_restore_local(void *priv, int cpu)
+{
+	struct trbe_cpu *tc = trbe_sink_cpu(priv, cpu);
+	const struct ete_access *acc;
+	struct trbe_pm_state *s;
+
+	if (!tc)
+		return;
+	s = &tc->pm;
+	acc = &tc->acc;
+	raw_spin_lock(&tc->slock);
+	if (!s->saved)
+		goto out_unlock;
+	s->saved = false;
+	if (s->armed && tc->buf) {
+		ete_write(acc, ETE_TRBLIMITR_EL1, s->limitr & ~TRBE_LIMITR_E);
+		ete_write(acc, ETE_TRBBASER_EL1, s->baser);
+		ete_write(acc, ETE_TRBPTR_EL1, s->ptr);
+		ete_write(acc, ETE_TRBTRG_EL1, s->trg);
+		ete_write(acc, ETE_TRBSR_EL1, s->sr);
+		ete_write(acc, ETE_TRBLIMITR_EL1, s->limitr | TRBE_LIMITR_E);
+		ete_sync(acc, ETE_SYNC_ISB);
+		/* 2038923: a second context synchronization after enabling */
+		if (tc->errata & BIT(TRBE_ERR_SYNC_AFTER_ENABLE))
+			ete_sync(acc, ETE_SYNC_ISB);
+		tc->armed = true;
+		trbe_flush_start(tc);
+	} else if (tc->buf && tc->state == ETE_TRBE_STATE_WAITING) {
+		/* The re-arm work gives up on an offline CPU: look again */
+		schedule_delayed_work(&tc->rearm, TRBE_REARM_DELAY);
+	}
+out_unlock:
+	raw_spin_unlock(&tc->slock);
+}
+
+/**
+ * trbe_pm_forget() - the sink's forget: the session ended while offline
+ * @priv: the driver instance
+ * @cpu: the offline CPU
+ *
+ * What the TRBE wrote was published at the save; only the stream state
+ * changes.
+ *
+ * Context: process context, @cpu offline, CPU hotplug lock held.
+ */
+void trbe_pm_forget(void *priv, int cpu)
+{
+	struct trbe_cpu *tc = trbe_sink_cpu(priv, cpu);
+	unsigned long flags;
+
+	if (!tc)
+		return;
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	tc->pm.saved = false;
+	tc->in_session = false;
+	if (tc->buf && (tc->state == ETE_TRBE_STATE_RUNNING ||
+			tc->state == ETE_TRBE_STATE_WAITING))
+		trbe_stream_set_state(tc, ETE_TRBE_STATE_IDLE);
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+}
