@@ -7,7 +7,7 @@
  * pure config-to-register-image step); session.c (the one owner of CPUs,
  * and the sinks); unit.c (presence, the programming state machine);
  * access*.c (system instructions, CoreSight MMIO, the test double seam);
- * of.c (discovery).
+ * discover.c, of.c and acpi.c (discovery).
  */
 
 #include <linux/module.h>
@@ -21,7 +21,7 @@ static int __init ete_init(void)
 	ret = ete_sysfs_init();
 	if (ret)
 		return ret;
-	ret = ete_of_init();
+	ret = ete_discover_init();
 	if (ret)
 		goto exit_sysfs;
 	return 0;
@@ -34,7 +34,7 @@ module_init(ete_init);
 
 static void __exit ete_exit(void)
 {
-	ete_of_exit();
+	ete_discover_exit();
 	ete_sysfs_exit();
 }
 module_exit(ete_exit);

@@ -4,7 +4,8 @@
  * hotplug and the module entry.
  *
  * Binds the "arm,trace-buffer-extension" node, whose single interrupt is
- * the per-CPU TRBE PPI.  Every possible CPU gets /dev/trbe<N>; whether it
+ * the per-CPU TRBE PPI, or on ACPI the "trbe" device acpi.c makes from the
+ * MADT.  Every possible CPU gets /dev/trbe<N>; whether it
  * has a usable TRBE is probed on that CPU through its access handle, when
  * it comes online and again when a test double arrives (the model).
  */
@@ -24,6 +25,7 @@
 #include <ete/pe.h>
 
 #include "drv.h"
+#include "madt.h"
 
 static enum cpuhp_state trbe_hp_state;
 
@@ -364,13 +366,23 @@ static int __init trbe_init(void)
 	trbe_hp_state = ret;
 	ret = platform_driver_register(&trbe_driver);
 	if (ret)
-		cpuhp_remove_multi_state(trbe_hp_state);
+		goto remove_state;
+	ret = trbe_acpi_init();
+	if (ret)
+		goto unregister_driver;
+	return 0;
+
+unregister_driver:
+	platform_driver_unregister(&trbe_driver);
+remove_state:
+	cpuhp_remove_multi_state(trbe_hp_state);
 	return ret;
 }
 module_init(trbe_init);
 
 static void __exit trbe_exit(void)
 {
+	trbe_acpi_exit();
 	platform_driver_unregister(&trbe_driver);
 	cpuhp_remove_multi_state(trbe_hp_state);
 }

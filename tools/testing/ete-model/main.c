@@ -6,12 +6,14 @@
  * timer and TRBE interrupt on its own CPU.
  */
 
+#include <linux/acpi.h>
 #include <linux/cpu_pm.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/of_irq.h>
+#include <linux/platform_device.h>
 #include <linux/delay.h>
 #include <linux/sizes.h>
 
@@ -182,10 +184,28 @@ void ete_model_set_irq(struct ete_model *m, int virq, bool autotick)
 }
 EXPORT_SYMBOL_GPL(ete_model_set_irq);
 
+/*
+ * Under ACPI the TRBE PPI is in the MADT, which trbe.ko parses and turns
+ * into the "trbe" platform device's IRQ (trbe/acpi.c): take it from there.
+ */
+static int em_trbe_acpi_virq(void)
+{
+	struct device *dev;
+	int virq;
+
+	dev = bus_find_device_by_name(&platform_bus_type, NULL, "trbe");
+	if (!dev)
+		return 0;
+	virq = platform_get_irq_optional(to_platform_device(dev), 0);
+	put_device(dev);
+	return virq > 0 ? virq : 0;
+}
+
 /**
- * ete_model_trbe_virq() - the TRBE PPI of the devicetree, mapped
+ * ete_model_trbe_virq() - the TRBE PPI the firmware describes, mapped
  *
- * Finds the node compatible with "arm,trace-buffer-extension".
+ * Finds the node compatible with "arm,trace-buffer-extension", or under
+ * ACPI the device trbe.ko made from the MADT.
  *
  * Context: process context.
  * Return: the Linux IRQ number, or 0 if there is none.
@@ -195,6 +215,8 @@ int ete_model_trbe_virq(void)
 	struct device_node *np;
 	int virq;
 
+	if (!acpi_disabled)
+		return em_trbe_acpi_virq();
 	np = of_find_compatible_node(NULL, NULL, "arm,trace-buffer-extension");
 	if (!np)
 		return 0;
