@@ -39,6 +39,7 @@ struct ete_acpi_pdev {
 	struct list_head node;
 	struct platform_device *pdev;
 };
+
 static LIST_HEAD(ete_acpi_pdevs);
 
 /* The CPU of @adev: its parent processor device's _UID, through the MADT */

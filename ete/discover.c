@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Binding the trace units that firmware describes.  Which firmware found a
- * unit is the business of of.c (devicetree) and acpi.c (ACPI) alone: they
- * name the unit's CPU; this file picks the access backend from the device's
+ * unit matters only to the devicetree file (of.c) and the ACPI file
+ * (acpi.c), which name the unit's CPU; this file picks the access backend from the device's
  * resources and hands the unit to unit.c, which cannot tell the difference.
  *
  *   no memory resource   system instructions on the unit's CPU

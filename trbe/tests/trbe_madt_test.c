@@ -31,7 +31,6 @@ struct madt_entry {
 #define G82(u)		{ 0x0b, 82, TRBE_MADT_GICC_ENABLED, u, 0 }
 #define GD		{ GICD_TYPE, 24 }
 #define ITS		{ ITS_TYPE, 20 }
-#define FOUR(g)		G(0, g), G(1, g), G(2, g), G(3, g)
 
 /**
  * struct madt_case - a crafted table and what the parser must say
@@ -70,17 +69,19 @@ struct madt_case {
 #define BAD(o)		.ret = -EINVAL, .verdict = TRBE_MADT_MALFORMED, .off = (o)
 
 static const struct madt_case madt_cases[] = {
-	{ "four_cpus_same_ppi", { FOUR(31) }, OK(31) },
-	{ "other_subtables_skipped", { GD, FOUR(31), ITS }, OK(31) },
-	{ "extended_ppi", { FOUR(1056) }, OK(1056) },
+	{ "four_cpus_same_ppi", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) }, OK(31) },
+	{ "other_subtables_skipped",
+	  { GD, G(0, 31), G(1, 31), G(2, 31), G(3, 31), ITS }, OK(31) },
+	{ "extended_ppi", { G(0, 1056), G(1, 1056), G(2, 1056), G(3, 1056) }, OK(1056) },
 	{ "disabled_cpu_ignored",
-	  { FOUR(31), { 0x0b, 84, 0, 4, 30 } }, OK(31) },
+	  { G(0, 31), G(1, 31), G(2, 31), G(3, 31), { 0x0b, 84, 0, 4, 30 } },
+	  OK(31) },
 	{ "acpi60_gicc_no_field", { G80(0), G80(1), G80(2), G80(3) },
 	  NOTRBE(TRBE_MADT_NO_FIELD) },
 	{ "acpi63_gicc_spe_only", { G82(0), G82(1) },
 	  NOTRBE(TRBE_MADT_NO_FIELD) },
 	{ "no_gicc", { GD }, NOTRBE(TRBE_MADT_NO_FIELD) },
-	{ "all_zero_no_trbe", { FOUR(0) }, NOTRBE(TRBE_MADT_NONE) },
+	{ "all_zero_no_trbe", { G(0, 0), G(1, 0), G(2, 0), G(3, 0) }, NOTRBE(TRBE_MADT_NONE) },
 	{ "one_cpu_differs", { G(0, 31), G(1, 31), G(2, 30), G(3, 31) },
 	  MISMATCH(2, 30) },
 	{ "first_cpu_without_trbe", { G(0, 0), G(1, 31) }, MISMATCH(1, 31) },
@@ -88,23 +89,23 @@ static const struct madt_case madt_cases[] = {
 	  { G(0, 31), { 0x0b, 84, TRBE_MADT_GICC_ONLINE_CAPABLE, 7, 30 } },
 	  MISMATCH(7, 30) },
 	{ "lengths_differ", { G(0, 31), G80(1) }, MISMATCH(1, 0) },
-	{ "spi_refused", { FOUR(40) }, .ret = -EINVAL,
+	{ "spi_refused", { G(0, 40), G(1, 40), G(2, 40), G(3, 40) }, .ret = -EINVAL,
 	  .verdict = TRBE_MADT_NOT_PPI, .gsiv = 40 },
-	{ "sgi_refused", { FOUR(7) }, .ret = -EINVAL,
+	{ "sgi_refused", { G(0, 7), G(1, 7), G(2, 7), G(3, 7) }, .ret = -EINVAL,
 	  .verdict = TRBE_MADT_NOT_PPI, .gsiv = 7 },
 	{ "truncated_header", { }, .size_delta = -24, BAD(0) },
 	{ "empty", { }, .size_delta = -44, BAD(0) },
-	{ "length_beyond_buffer", { FOUR(31) }, .size_delta = -10, BAD(4) },
+	{ "length_beyond_buffer", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) }, .size_delta = -10, BAD(4) },
 	{ "length_below_header", { }, .len_delta = -4, .size_delta = 0, BAD(4) },
-	{ "last_entry_cut_by_length", { FOUR(31) }, .len_delta = -10,
+	{ "last_entry_cut_by_length", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) }, .len_delta = -10,
 	  BAD(44 + 3 * 84) },
 	{ "entry_length_zero", { { 0x0b, 0 } }, .tail = 82, BAD(44) },
 	{ "entry_length_one", { G(0, 31), { GICD_TYPE, 1 } }, .tail = 10,
 	  BAD(44 + 84) },
-	{ "trailing_byte", { FOUR(31) }, .tail = 1, BAD(44 + 4 * 84) },
+	{ "trailing_byte", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) }, .tail = 1, BAD(44 + 4 * 84) },
 	{ "gicc_shorter_than_acpi51", { { 0x0b, 20 } }, BAD(44) },
-	{ "bad_checksum", { FOUR(31) }, .bad_sum = true, BAD(9) },
-	{ "bad_signature", { FOUR(31) }, .bad_sig = true, BAD(0) },
+	{ "bad_checksum", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) }, .bad_sum = true, BAD(9) },
+	{ "bad_signature", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) }, .bad_sig = true, BAD(0) },
 };
 
 static void madt_case_desc(const struct madt_case *c, char *desc)
@@ -197,6 +198,7 @@ static struct kunit_suite trbe_madt_suite = {
 	.name = "trbe_madt",
 	.test_cases = trbe_madt_cases,
 };
+
 kunit_test_suite(trbe_madt_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the TRBE interrupt in the ACPI MADT");
