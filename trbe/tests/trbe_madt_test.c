@@ -69,7 +69,8 @@ struct madt_case {
 #define BAD(o)		.ret = -EINVAL, .verdict = TRBE_MADT_MALFORMED, .off = (o)
 
 static const struct madt_case madt_cases[] = {
-	{ "four_cpus_same_ppi", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) }, OK(31) },
+	{ "four_cpus_same_ppi", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) },
+	  OK(31) },
 	{ "other_subtables_skipped",
 	  { GD, G(0, 31), G(1, 31), G(2, 31), G(3, 31), ITS }, OK(31) },
 	{ "extended_ppi", { G(0, 1056), G(1, 1056), G(2, 1056), G(3, 1056) }, OK(1056) },
@@ -95,17 +96,22 @@ static const struct madt_case madt_cases[] = {
 	  .verdict = TRBE_MADT_NOT_PPI, .gsiv = 7 },
 	{ "truncated_header", { }, .size_delta = -24, BAD(0) },
 	{ "empty", { }, .size_delta = -44, BAD(0) },
-	{ "length_beyond_buffer", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) }, .size_delta = -10, BAD(4) },
+	{ "length_beyond_buffer", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) },
+	  .size_delta = -10, BAD(4) },
 	{ "length_below_header", { }, .len_delta = -4, .size_delta = 0, BAD(4) },
-	{ "last_entry_cut_by_length", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) }, .len_delta = -10,
+	{ "last_entry_cut_by_length", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) },
+	  .len_delta = -10,
 	  BAD(44 + 3 * 84) },
 	{ "entry_length_zero", { { 0x0b, 0 } }, .tail = 82, BAD(44) },
 	{ "entry_length_one", { G(0, 31), { GICD_TYPE, 1 } }, .tail = 10,
 	  BAD(44 + 84) },
-	{ "trailing_byte", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) }, .tail = 1, BAD(44 + 4 * 84) },
+	{ "trailing_byte", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) },
+	  .tail = 1, BAD(44 + 4 * 84) },
 	{ "gicc_shorter_than_acpi51", { { 0x0b, 20 } }, BAD(44) },
-	{ "bad_checksum", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) }, .bad_sum = true, BAD(9) },
-	{ "bad_signature", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) }, .bad_sig = true, BAD(0) },
+	{ "bad_checksum", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) },
+	  .bad_sum = true, BAD(9) },
+	{ "bad_signature", { G(0, 31), G(1, 31), G(2, 31), G(3, 31) },
+	  .bad_sig = true, BAD(0) },
 };
 
 static void madt_case_desc(const struct madt_case *c, char *desc)
