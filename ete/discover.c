@@ -15,6 +15,7 @@
  */
 
 #include <linux/acpi.h>
+#include <linux/amba/bus.h>
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/io.h>
@@ -149,6 +150,53 @@ static struct platform_driver ete_platform_driver = {
 	},
 };
 
+/*
+ * CoreSight trace units in their external-debug view: "arm,coresight-etm4x"
+ * AMBA primecell nodes with a reg (devicetree), and on Linux 6.1 the AMBA
+ * devices its scan handler makes of ARMHC500 units with a memory resource.
+ * Any Arm (JEP106 0x3b) peripheral ID; on a CoreSight component the bus
+ * also requires TRCDEVARCH to say ETE and TRCDEVTYPE a PE trace unit.  The
+ * probe reads TRCDEVARCH in every case, so an ETMv4 is refused there.
+ */
+static const struct amba_cs_uci_id ete_amba_uci = {
+	.devarch = ETE_DEVARCH_ETE,
+	.devarch_mask = ETE_DEVARCH_MASK,
+	.devtype = 0x13,	/* TRCDEVTYPE: trace source, processor */
+};
+
+static const struct amba_id ete_amba_ids[] = {
+	{ .id = 0x000bb000, .mask = 0x000ff000,
+	  .data = (void *)&ete_amba_uci },
+	{ },
+};
+MODULE_DEVICE_TABLE(amba, ete_amba_ids);
+
+static int ete_amba_probe(struct amba_device *adev, const struct amba_id *id)
+{
+	return ete_discover_bind(&adev->dev, &adev->res);
+}
+
+static void ete_amba_remove(struct amba_device *adev)
+{
+	ete_discover_unbind(&adev->dev);
+}
+
+static struct amba_driver ete_amba_driver = {
+	.probe = ete_amba_probe,
+	.remove = ete_amba_remove,
+	.id_table = ete_amba_ids,
+	.drv = {
+		.name = "ete",
+		.suppress_bind_attrs = true,
+	},
+};
+
+static bool ete_is_our_driver(const struct device_driver *drv)
+{
+	return drv == &ete_platform_driver.driver ||
+	       drv == &ete_amba_driver.drv;
+}
+
 /**
  * ete_discover_report_holder() - say so if another driver holds a unit
  * @dev: a device firmware describes as a trace unit (may be NULL)
@@ -164,9 +212,9 @@ void ete_discover_report_holder(struct device *dev, int cpu)
 		return;
 	device_lock(dev);
 	drv = dev->driver;
-	if (drv && drv != &ete_platform_driver.driver)
-		dev_info(dev, "cpu%d's trace unit is bound to the \"%s\" driver, not ete\n",
-			 cpu, drv->name);
+	if (drv && !ete_is_our_driver(drv))
+		pr_info("ete: %s: cpu%d's trace unit is bound to the \"%s\" driver, not ete\n",
+			dev_name(dev), cpu, drv->name);
 	device_unlock(dev);
 }
 
@@ -177,7 +225,8 @@ void ete_discover_report_holder(struct device *dev, int cpu)
  */
 void ete_discover_rescan(void)
 {
-	if (driver_attach(&ete_platform_driver.driver))
+	if (driver_attach(&ete_platform_driver.driver) ||
+	    driver_attach(&ete_amba_driver.drv))
 		pr_warn("ete: re-probing trace units failed\n");
 }
 
@@ -224,14 +273,19 @@ int ete_discover_init(void)
 	ret = platform_driver_register(&ete_platform_driver);
 	if (ret)
 		return ret;
+	ret = amba_driver_register(&ete_amba_driver);
+	if (ret)
+		goto unregister_platform;
 	ret = ete_acpi_init();
 	if (ret)
-		goto unregister_driver;
+		goto unregister_amba;
 	ete_of_report_holders();
 	ete_acpi_report_holders();
 	return 0;
 
-unregister_driver:
+unregister_amba:
+	amba_driver_unregister(&ete_amba_driver);
+unregister_platform:
 	platform_driver_unregister(&ete_platform_driver);
 	return ret;
 }
@@ -244,5 +298,6 @@ unregister_driver:
 void ete_discover_exit(void)
 {
 	ete_acpi_exit();
+	amba_driver_unregister(&ete_amba_driver);
 	platform_driver_unregister(&ete_platform_driver);
 }

@@ -2,10 +2,12 @@
 /*
  * Devicetree discovery: per-CPU "arm,embedded-trace-extension" nodes (the
  * upstream binding: no reg, a "cpu" phandle; the unit is reached through
- * system instructions on that CPU).  discover.c binds them; this file only
- * knows the devicetree.
+ * system instructions on that CPU), and CoreSight "arm,coresight-etm4x"
+ * AMBA nodes with a reg and a "cpu" phandle (the external-debug view).
+ * discover.c binds them; this file only knows the devicetree.
  */
 
+#include <linux/amba/bus.h>
 #include <linux/device.h>
 #include <linux/module.h>
 #include <linux/of.h>
@@ -48,12 +50,16 @@ int ete_of_cpu(struct device *dev)
 /**
  * ete_of_report_holders() - say which CPUs' nodes another driver holds
  *
- * Context: module init, after the driver is registered.
+ * Looks at the "arm,embedded-trace-extension" platform devices and the
+ * "arm,coresight-etm4x" AMBA devices.
+ *
+ * Context: module init, after the drivers are registered.
  */
 void ete_of_report_holders(void)
 {
 	struct platform_device *pdev;
 	struct device_node *np;
+	struct device *dev;
 
 	for_each_matching_node(np, ete_of_match) {
 		pdev = of_find_device_by_node(np);
@@ -61,5 +67,12 @@ void ete_of_report_holders(void)
 			continue;
 		ete_discover_report_holder(&pdev->dev, ete_of_node_cpu(np));
 		put_device(&pdev->dev);
+	}
+	for_each_compatible_node(np, NULL, "arm,coresight-etm4x") {
+		dev = bus_find_device_by_of_node(&amba_bustype, np);
+		if (!dev)
+			continue;
+		ete_discover_report_holder(dev, ete_of_node_cpu(np));
+		put_device(dev);
 	}
 }

@@ -17,6 +17,7 @@
 #include <linux/irq.h>
 #include <linux/module.h>
 #include <linux/of.h>
+#include <linux/of_platform.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -353,6 +354,30 @@ static struct platform_driver trbe_driver = {
 	},
 };
 
+/*
+ * The in-tree coresight-trbe driver binds the same node: if it got there
+ * first, say so once instead of silently finding no TRBE.
+ */
+static void trbe_report_holder(void)
+{
+	struct platform_device *pdev;
+	struct device_driver *drv;
+	struct device_node *np;
+
+	np = of_find_matching_node(NULL, trbe_of_match);
+	pdev = np ? of_find_device_by_node(np) : NULL;
+	of_node_put(np);
+	if (!pdev)
+		return;
+	device_lock(&pdev->dev);
+	drv = pdev->dev.driver;
+	if (drv && drv != &trbe_driver.driver)
+		pr_info("trbe: %s: every CPU's TRBE is bound to the \"%s\" driver, not trbe\n",
+			dev_name(&pdev->dev), drv->name);
+	device_unlock(&pdev->dev);
+	put_device(&pdev->dev);
+}
+
 /* ---- Module entry ---------------------------------------------------------- */
 
 static int __init trbe_init(void)
@@ -370,6 +395,7 @@ static int __init trbe_init(void)
 	ret = trbe_acpi_init();
 	if (ret)
 		goto unregister_driver;
+	trbe_report_holder();
 	return 0;
 
 unregister_driver:
