@@ -39,9 +39,30 @@ static int holder_of_cpu(struct device *dev)
 	return cpu;
 }
 
+#ifdef CONFIG_ACPI
+/* The CPU of an ARMHC500 device: its parent processor's _UID */
+static int holder_acpi_cpu(struct acpi_device *adev)
+{
+	struct acpi_device *parent = adev ? acpi_dev_parent(adev) : NULL;
+	unsigned long long uid;
+
+	if (!parent || ACPI_FAILURE(acpi_evaluate_integer(parent->handle,
+							  METHOD_NAME__UID,
+							  NULL, &uid)))
+		return -ENODEV;
+	return get_cpu_for_acpi_id(uid);
+}
+#else
+static int holder_acpi_cpu(struct acpi_device *adev)
+{
+	return -ENODEV;
+}
+#endif
+
 static int holder_probe(struct platform_device *pdev)
 {
 	struct device_node *np = pdev->dev.of_node;
+	int cpu;
 
 	if (np && of_device_is_compatible(np, "arm,trace-buffer-extension")) {
 		if (!holder_trbe)
@@ -49,8 +70,11 @@ static int holder_probe(struct platform_device *pdev)
 		dev_info(&pdev->dev, "holding the TRBE node\n");
 		return 0;
 	}
-	/* ACPI: the one device made below is the right CPU's */
-	if (np && holder_of_cpu(&pdev->dev) != holder_cpu)
+	if (np)
+		cpu = holder_of_cpu(&pdev->dev);
+	else
+		cpu = holder_acpi_cpu(ACPI_COMPANION(&pdev->dev));
+	if (cpu != holder_cpu)
 		return -ENODEV;
 	dev_info(&pdev->dev, "holding cpu%d's trace unit\n", holder_cpu);
 	return 0;
@@ -77,17 +101,13 @@ static struct platform_driver holder_driver = {
 };
 
 #ifdef CONFIG_ACPI
-/* The ARMHC500 device whose parent processor is @cpu's, given a device */
+/* Give the ARMHC500 device of @cpu a platform device */
 static int holder_acpi_add(int cpu)
 {
-	struct acpi_device *adev, *parent;
-	unsigned long long uid;
+	struct acpi_device *adev;
 
 	for_each_acpi_dev_match(adev, "ARMHC500", NULL, -1) {
-		parent = acpi_dev_parent(adev);
-		if (!parent || ACPI_FAILURE(acpi_evaluate_integer(parent->handle,
-				METHOD_NAME__UID, NULL, &uid)) ||
-		    get_cpu_for_acpi_id(uid) != cpu)
+		if (holder_acpi_cpu(adev) != cpu)
 			continue;
 		holder_pdev = acpi_create_platform_device(adev, NULL);
 		acpi_dev_put(adev);
