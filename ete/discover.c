@@ -103,6 +103,8 @@ int ete_discover_bind(struct device *dev, struct resource *res)
 	}
 	u = ete_unit_create(dev, cpu, &acc, overridden);
 	if (IS_ERR(u)) {
+		if (PTR_ERR(u) == -EBUSY)
+			dev_err(dev, "cpu%d already has a trace unit\n", cpu);
 		if (res)
 			ete_mmio_lock(&acc);
 		return PTR_ERR(u);
