@@ -84,7 +84,7 @@ static const struct madt_case madt_cases[] = {
 	{ "no_gicc", { GD }, NOTRBE(TRBE_MADT_NO_FIELD) },
 	{ "all_zero_no_trbe", { G(0, 0), G(1, 0), G(2, 0), G(3, 0) }, NOTRBE(TRBE_MADT_NONE) },
 	{ "one_cpu_differs", { G(0, 31), G(1, 31), G(2, 30), G(3, 31) },
-	  MISMATCH(3, 30) },
+	  MISMATCH(2, 30) },
 	{ "first_cpu_without_trbe", { G(0, 0), G(1, 31) }, MISMATCH(1, 31) },
 	{ "online_capable_cpu_counts",
 	  { G(0, 31), { 0x0b, 84, TRBE_MADT_GICC_ONLINE_CAPABLE, 7, 30 } },
