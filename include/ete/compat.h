@@ -35,13 +35,14 @@
  *
  * Context: process context.
  * Return: the new platform device (unregister it when done), NULL if the
- * unit already has a device (the kernel's, or the 6.1 AMBA one), or an
- * ERR_PTR() on failure.
+ * unit already has a device (the kernel's, or the 6.1 AMBA one) or is not
+ * present (_STA), or an ERR_PTR() on failure.
  */
 static inline struct platform_device *
 ete_compat_acpi_pdev(struct acpi_device *adev)
 {
-	if (acpi_get_first_physical_node(adev))
+	if (!acpi_dev_ready_for_enumeration(adev) ||
+	    acpi_get_first_physical_node(adev))
 		return NULL;
 	return acpi_create_platform_device(adev, NULL);
 }
