@@ -19,7 +19,6 @@
 #include "madt.h"
 
 static struct platform_device *trbe_acpi_pdev;
-static u16 trbe_acpi_gsiv;
 
 /* The logical CPU of an ACPI Processor UID, for the log (-1 if none) */
 static int trbe_acpi_uid_cpu(u32 uid)
@@ -102,27 +101,25 @@ int trbe_acpi_init(void)
 	res = (struct resource)DEFINE_RES_IRQ(irq);
 	pdev = platform_device_register_simple("trbe", PLATFORM_DEVID_NONE,
 					       &res, 1);
-	if (IS_ERR(pdev)) {
-		acpi_unregister_gsi(info.gsiv);
+	if (IS_ERR(pdev))
 		return PTR_ERR(pdev);
-	}
 	pr_info("TRBE interrupt GSIV %u on all %u processors\n", info.gsiv,
 		info.nr_gicc);
 	trbe_acpi_pdev = pdev;
-	trbe_acpi_gsiv = info.gsiv;
 	return 0;
 }
 
 /**
  * trbe_acpi_exit() - undo trbe_acpi_init()
  *
+ * The GSI stays registered, as arm_pmu_acpi leaves the PMU and SPE ones:
+ * its mapping is shared by every user of the PPI (the test model among
+ * them), and registering it again on the next load finds it.
+ *
  * Context: module exit.
  */
 void trbe_acpi_exit(void)
 {
-	if (!trbe_acpi_pdev)
-		return;
 	platform_device_unregister(trbe_acpi_pdev);
-	acpi_unregister_gsi(trbe_acpi_gsiv);
 	trbe_acpi_pdev = NULL;
 }

@@ -13,9 +13,9 @@
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/of_irq.h>
-#include <linux/platform_device.h>
 #include <linux/delay.h>
 #include <linux/sizes.h>
+#include <asm/unaligned.h>
 
 #include "model.h"
 #include "debugfs.h"
@@ -189,19 +189,37 @@ void ete_model_set_irq(struct ete_model *m, int virq, bool autotick)
 EXPORT_SYMBOL_GPL(ete_model_set_irq);
 
 /*
- * Under ACPI the TRBE PPI is in the MADT, which trbe.ko parses and turns
- * into the "trbe" platform device's IRQ (trbe/acpi.c): take it from there.
+ * Under ACPI the TRBE PPI is in the MADT's GICC entries (ACPI 6.5: bytes
+ * 82-83 of an 84-byte entry).  The model loads before trbe.ko, whose
+ * trbe/madt.c is the checked parser, so it reads the first enabled entry's
+ * field itself, each subtable bounded by its length, and maps the GSI.
  */
 static int em_trbe_acpi_virq(void)
 {
-	struct device *dev;
+	struct acpi_table_header *t;
+	u32 off = sizeof(struct acpi_table_madt);
+	u16 gsiv = 0;
 	int virq;
+	u8 *p;
 
-	dev = bus_find_device_by_name(&platform_bus_type, NULL, "trbe");
-	if (!dev)
+	if (ACPI_FAILURE(acpi_get_table(ACPI_SIG_MADT, 0, &t)))
 		return 0;
-	virq = platform_get_irq_optional(to_platform_device(dev), 0);
-	put_device(dev);
+	p = (u8 *)t;
+	while (off + 2 <= t->length && p[off + 1] >= 2 &&
+	       p[off + 1] <= t->length - off) {
+		if (p[off] == ACPI_MADT_TYPE_GENERIC_INTERRUPT &&
+		    p[off + 1] >= 84 &&
+		    (get_unaligned_le32(p + off + 12) & ACPI_MADT_ENABLED)) {
+			gsiv = get_unaligned_le16(p + off + 82);
+			break;
+		}
+		off += p[off + 1];
+	}
+	acpi_put_table(t);
+	if (!gsiv)
+		return 0;
+	virq = acpi_register_gsi(NULL, gsiv, ACPI_LEVEL_SENSITIVE,
+				 ACPI_ACTIVE_HIGH);
 	return virq > 0 ? virq : 0;
 }
 
@@ -209,7 +227,7 @@ static int em_trbe_acpi_virq(void)
  * ete_model_trbe_virq() - the TRBE PPI the firmware describes, mapped
  *
  * Finds the node compatible with "arm,trace-buffer-extension", or under
- * ACPI the device trbe.ko made from the MADT.
+ * ACPI the TRBE interrupt of the MADT.
  *
  * Context: process context.
  * Return: the Linux IRQ number, or 0 if there is none.
