@@ -51,7 +51,7 @@ int ete_access_override_register(const struct ete_access_override *ov)
 		return -EBUSY;
 	}
 	WRITE_ONCE(ete_override, ov);
-	ete_of_rescan();
+	ete_discover_rescan();
 	blocking_notifier_call_chain(&ete_access_chain,
 				     ETE_ACCESS_OVERRIDE_ADDED, (void *)ov);
 	mutex_unlock(&ete_override_lock);
@@ -72,7 +72,7 @@ void ete_access_override_unregister(const struct ete_access_override *ov)
 {
 	mutex_lock(&ete_override_lock);
 	if (ete_override == ov) {
-		ete_of_detach_overridden();
+		ete_discover_detach_overridden();
 		blocking_notifier_call_chain(&ete_access_chain,
 					     ETE_ACCESS_OVERRIDE_REMOVING,
 					     (void *)ov);

@@ -7,7 +7,8 @@
  * pure config-to-register-image step); session.c (the one owner of CPUs,
  * and the sinks); unit.c (presence, the programming state machine);
  * access*.c (system instructions, CoreSight MMIO, the test double seam);
- * of.c (discovery); pm.c (CPU power-down, hotplug and suspend).
+ * discover.c, of.c and acpi.c (discovery); pm.c (CPU power-down, hotplug
+ * and suspend).
  */
 
 #include <linux/module.h>
@@ -24,7 +25,7 @@ static int __init ete_init(void)
 	ret = ete_pm_init();
 	if (ret)
 		goto exit_sysfs;
-	ret = ete_of_init();
+	ret = ete_discover_init();
 	if (ret)
 		goto exit_pm;
 	return 0;
@@ -39,7 +40,7 @@ module_init(ete_init);
 
 static void __exit ete_exit(void)
 {
-	ete_of_exit();
+	ete_discover_exit();
 	ete_pm_exit();
 	ete_sysfs_exit();
 }

@@ -2,38 +2,32 @@
 /*
  * Devicetree discovery: per-CPU "arm,embedded-trace-extension" nodes (the
  * upstream binding: no reg, a "cpu" phandle; the unit is reached through
- * system instructions on that CPU).  ACPI discovery slots in beside this
- * file.
- *
- * The in-tree coresight-etm4x driver binds the same compatible; a node it
- * already holds is reported once at load, so the user learns why a CPU has
- * no /sys/class/ete entry (Documentation/ says how to blacklist it).
+ * system instructions on that CPU), and CoreSight "arm,coresight-etm4x"
+ * AMBA nodes with a reg and a "cpu" phandle (the external-debug view).
+ * discover.c binds them; this file only knows the devicetree.
  */
 
-#include <linux/cpu.h>
+#include <linux/amba/bus.h>
 #include <linux/device.h>
-#include <linux/err.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/of_platform.h>
 #include <linux/platform_device.h>
-#include <linux/slab.h>
 
 #include <ete/core.h>
 
-static const struct of_device_id ete_of_match[] = {
+const struct of_device_id ete_of_match[] = {
 	{ .compatible = "arm,embedded-trace-extension" },
 	{ }
 };
 MODULE_DEVICE_TABLE(of, ete_of_match);
 
-/* Resolve the node's "cpu" phandle to a logical CPU number. */
-static int ete_of_cpu(struct device *dev)
+static int ete_of_node_cpu(struct device_node *np)
 {
 	struct device_node *cpu_node;
 	int cpu;
 
-	cpu_node = of_parse_phandle(dev->of_node, "cpu", 0);
+	cpu_node = of_parse_phandle(np, "cpu", 0);
 	if (!cpu_node)
 		return -EINVAL;
 	cpu = of_cpu_node_to_id(cpu_node);
@@ -41,124 +35,44 @@ static int ete_of_cpu(struct device *dev)
 	return cpu;
 }
 
-static int ete_platform_probe(struct platform_device *pdev)
+/**
+ * ete_of_cpu() - the CPU of a devicetree trace unit
+ * @dev: a device with a devicetree node
+ *
+ * Context: process context.
+ * Return: the logical CPU of the node's "cpu" phandle, or a negative errno.
+ */
+int ete_of_cpu(struct device *dev)
 {
-	struct ete_access acc;
-	struct ete_unit *u;
-	bool overridden;
-	int cpu;
-
-	cpu = ete_of_cpu(&pdev->dev);
-	if (cpu < 0) {
-		dev_err(&pdev->dev, "no valid \"cpu\" phandle\n");
-		return -EINVAL;
-	}
-	overridden = ete_access_get_sysreg(cpu, &acc);
-	u = ete_unit_create(&pdev->dev, cpu, &acc, overridden);
-	if (IS_ERR(u))
-		return PTR_ERR(u);
-	platform_set_drvdata(pdev, u);
-	return 0;
+	return ete_of_node_cpu(dev->of_node);
 }
 
-static int ete_platform_remove(struct platform_device *pdev)
-{
-	ete_unit_destroy(platform_get_drvdata(pdev));
-	return 0;
-}
-
-static struct platform_driver ete_platform_driver = {
-	.probe = ete_platform_probe,
-	.remove = ete_platform_remove,
-	.driver = {
-		.name = "ete",
-		.of_match_table = ete_of_match,
-		.suppress_bind_attrs = true,
-	},
-};
-
-/* Say which CPUs' nodes another driver holds */
-static void ete_of_report_others(void)
+/**
+ * ete_of_report_holders() - say which CPUs' nodes another driver holds
+ *
+ * Looks at the "arm,embedded-trace-extension" platform devices and the
+ * "arm,coresight-etm4x" AMBA devices.
+ *
+ * Context: module init, after the drivers are registered.
+ */
+void ete_of_report_holders(void)
 {
 	struct platform_device *pdev;
 	struct device_node *np;
-	struct device_driver *drv;
+	struct device *dev;
 
 	for_each_matching_node(np, ete_of_match) {
 		pdev = of_find_device_by_node(np);
 		if (!pdev)
 			continue;
-		device_lock(&pdev->dev);
-		drv = pdev->dev.driver;
-		if (drv && drv != &ete_platform_driver.driver)
-			dev_info(&pdev->dev, "cpu%d's trace unit is bound to the \"%s\" driver, not ete\n",
-				 ete_of_cpu(&pdev->dev), drv->name);
-		device_unlock(&pdev->dev);
+		ete_discover_report_holder(&pdev->dev, ete_of_node_cpu(np));
 		put_device(&pdev->dev);
 	}
-}
-
-/**
- * ete_of_rescan() - probe units that were refused, again
- *
- * Context: process context; called when a test double is registered.
- */
-void ete_of_rescan(void)
-{
-	if (driver_attach(&ete_platform_driver.driver))
-		pr_warn("ete: re-probing trace units failed\n");
-}
-
-/**
- * ete_of_detach_overridden() - unbind every unit that uses the test double
- *
- * Context: process context; called before the test double goes away.
- */
-void ete_of_detach_overridden(void)
-{
-	struct device **devs;
-	unsigned int n = 0, i;
-	int cpu;
-
-	devs = kcalloc(nr_cpu_ids, sizeof(*devs), GFP_KERNEL);
-	if (WARN_ON_ONCE(!devs))
-		return;
-	mutex_lock(&ete_mutex);
-	for_each_possible_cpu(cpu) {
-		struct ete_unit *u = ete_unit_of(cpu);
-
-		if (u && u->overridden)
-			devs[n++] = get_device(u->parent);
+	for_each_compatible_node(np, NULL, "arm,coresight-etm4x") {
+		dev = bus_find_device_by_of_node(&amba_bustype, np);
+		if (!dev)
+			continue;
+		ete_discover_report_holder(dev, ete_of_node_cpu(np));
+		put_device(dev);
 	}
-	mutex_unlock(&ete_mutex);
-	for (i = 0; i < n; i++) {
-		device_release_driver(devs[i]);
-		put_device(devs[i]);
-	}
-	kfree(devs);
-}
-
-/**
- * ete_of_init() - register the devicetree driver
- *
- * Context: module init.
- * Return: 0 or a negative errno.
- */
-int ete_of_init(void)
-{
-	int ret = platform_driver_register(&ete_platform_driver);
-
-	if (!ret)
-		ete_of_report_others();
-	return ret;
-}
-
-/**
- * ete_of_exit() - unregister the devicetree driver
- *
- * Context: module exit.
- */
-void ete_of_exit(void)
-{
-	platform_driver_unregister(&ete_platform_driver);
 }

@@ -4,7 +4,8 @@
  * hotplug and the module entry.
  *
  * Binds the "arm,trace-buffer-extension" node, whose single interrupt is
- * the per-CPU TRBE PPI.  Every possible CPU gets /dev/trbe<N>; whether it
+ * the per-CPU TRBE PPI, or on ACPI the "trbe" device acpi.c makes from the
+ * MADT.  Every possible CPU gets /dev/trbe<N>; whether it
  * has a usable TRBE is probed on that CPU through its access handle, when
  * it comes online and again when a test double arrives (the model).
  */
@@ -16,6 +17,7 @@
 #include <linux/irq.h>
 #include <linux/module.h>
 #include <linux/of.h>
+#include <linux/of_platform.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -24,6 +26,7 @@
 #include <ete/pe.h>
 
 #include "drv.h"
+#include "madt.h"
 
 static enum cpuhp_state trbe_hp_state;
 
@@ -373,6 +376,30 @@ static struct platform_driver trbe_driver = {
 	},
 };
 
+/*
+ * The in-tree coresight-trbe driver binds the same node: if it got there
+ * first, say so once instead of silently finding no TRBE.
+ */
+static void trbe_report_holder(void)
+{
+	struct platform_device *pdev;
+	struct device_driver *drv;
+	struct device_node *np;
+
+	np = of_find_matching_node(NULL, trbe_of_match);
+	pdev = np ? of_find_device_by_node(np) : NULL;
+	of_node_put(np);
+	if (!pdev)
+		return;
+	device_lock(&pdev->dev);
+	drv = pdev->dev.driver;
+	if (drv && drv != &trbe_driver.driver)
+		pr_info("trbe: %s: every CPU's TRBE is bound to the \"%s\" driver, not trbe\n",
+			dev_name(&pdev->dev), drv->name);
+	device_unlock(&pdev->dev);
+	put_device(&pdev->dev);
+}
+
 /* ---- Module entry ---------------------------------------------------------- */
 
 static int __init trbe_init(void)
@@ -386,13 +413,24 @@ static int __init trbe_init(void)
 	trbe_hp_state = ret;
 	ret = platform_driver_register(&trbe_driver);
 	if (ret)
-		cpuhp_remove_multi_state(trbe_hp_state);
+		goto remove_state;
+	ret = trbe_acpi_init();
+	if (ret)
+		goto unregister_driver;
+	trbe_report_holder();
+	return 0;
+
+unregister_driver:
+	platform_driver_unregister(&trbe_driver);
+remove_state:
+	cpuhp_remove_multi_state(trbe_hp_state);
 	return ret;
 }
 module_init(trbe_init);
 
 static void __exit trbe_exit(void)
 {
+	trbe_acpi_exit();
 	platform_driver_unregister(&trbe_driver);
 	cpuhp_remove_multi_state(trbe_hp_state);
 }

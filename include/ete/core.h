@@ -9,6 +9,8 @@
 #define _ETE_CORE_H
 
 #include <linux/atomic.h>
+#include <linux/errno.h>
+#include <linux/mod_devicetable.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -212,9 +214,33 @@ void ete_sysfs_exit(void);
 int ete_sysfs_add(struct ete_unit *u);
 void ete_sysfs_remove(struct ete_unit *u);
 
-int ete_of_init(void);
-void ete_of_exit(void);
-void ete_of_rescan(void);
-void ete_of_detach_overridden(void);
+struct resource;
+
+int ete_discover_init(void);
+void ete_discover_exit(void);
+int ete_discover_bind(struct device *dev, struct resource *res);
+void ete_discover_unbind(struct device *dev);
+void ete_discover_report_holder(struct device *dev, int cpu);
+void ete_discover_rescan(void);
+void ete_discover_detach_overridden(void);
+
+/* Devicetree (of.c) */
+extern const struct of_device_id ete_of_match[];
+int ete_of_cpu(struct device *dev);
+void ete_of_report_holders(void);
+
+/* ACPI (acpi.c) */
+#ifdef CONFIG_ACPI
+extern const struct acpi_device_id ete_acpi_match[];
+int ete_acpi_cpu(struct device *dev);
+int ete_acpi_init(void);
+void ete_acpi_exit(void);
+void ete_acpi_report_holders(void);
+#else
+static inline int ete_acpi_cpu(struct device *dev) { return -ENODEV; }
+static inline int ete_acpi_init(void) { return 0; }
+static inline void ete_acpi_exit(void) { }
+static inline void ete_acpi_report_holders(void) { }
+#endif
 
 #endif /* _ETE_CORE_H */

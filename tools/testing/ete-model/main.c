@@ -6,6 +6,7 @@
  * timer and TRBE interrupt on its own CPU.
  */
 
+#include <linux/acpi.h>
 #include <linux/cpu_pm.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -14,6 +15,7 @@
 #include <linux/of_irq.h>
 #include <linux/delay.h>
 #include <linux/sizes.h>
+#include <asm/unaligned.h>
 
 #include "model.h"
 #include "debugfs.h"
@@ -186,10 +188,46 @@ void ete_model_set_irq(struct ete_model *m, int virq, bool autotick)
 }
 EXPORT_SYMBOL_GPL(ete_model_set_irq);
 
+/*
+ * Under ACPI the TRBE PPI is in the MADT's GICC entries (ACPI 6.5: bytes
+ * 82-83 of an 84-byte entry).  The model loads before trbe.ko, whose
+ * trbe/madt.c is the checked parser, so it reads the first enabled entry's
+ * field itself, each subtable bounded by its length, and maps the GSI.
+ */
+static int em_trbe_acpi_virq(void)
+{
+	struct acpi_table_header *t;
+	u32 off = sizeof(struct acpi_table_madt);
+	u16 gsiv = 0;
+	int virq;
+	u8 *p;
+
+	if (ACPI_FAILURE(acpi_get_table(ACPI_SIG_MADT, 0, &t)))
+		return 0;
+	p = (u8 *)t;
+	while (off + 2 <= t->length && p[off + 1] >= 2 &&
+	       p[off + 1] <= t->length - off) {
+		if (p[off] == ACPI_MADT_TYPE_GENERIC_INTERRUPT &&
+		    p[off + 1] >= 84 &&
+		    (get_unaligned_le32(p + off + 12) & ACPI_MADT_ENABLED)) {
+			gsiv = get_unaligned_le16(p + off + 82);
+			break;
+		}
+		off += p[off + 1];
+	}
+	acpi_put_table(t);
+	if (!gsiv)
+		return 0;
+	virq = acpi_register_gsi(NULL, gsiv, ACPI_LEVEL_SENSITIVE,
+				 ACPI_ACTIVE_HIGH);
+	return virq > 0 ? virq : 0;
+}
+
 /**
- * ete_model_trbe_virq() - the TRBE PPI of the devicetree, mapped
+ * ete_model_trbe_virq() - the TRBE PPI the firmware describes, mapped
  *
- * Finds the node compatible with "arm,trace-buffer-extension".
+ * Finds the node compatible with "arm,trace-buffer-extension", or under
+ * ACPI the TRBE interrupt of the MADT.
  *
  * Context: process context.
  * Return: the Linux IRQ number, or 0 if there is none.
@@ -199,6 +237,8 @@ int ete_model_trbe_virq(void)
 	struct device_node *np;
 	int virq;
 
+	if (!acpi_disabled)
+		return em_trbe_acpi_virq();
 	np = of_find_compatible_node(NULL, NULL, "arm,trace-buffer-extension");
 	if (!np)
 		return 0;

@@ -7,7 +7,7 @@
 # Environment:
 #   RIG_FAULT=warn|oops|kasan|leak|hang|kunit|ksft  add a canary that fails
 #   EXTRA_TESTS=DIR   also run DIR's executables as kselftest-style programs
-#   RIG_RUNS="el1 el2"  which VM runs to make (default both; "acpi" boots
+#   RIG_RUNS="el1 el2 acpi"  which VM runs to make (default all three; "acpi" boots
 #                       UEFI+ACPI with the tables of acpi/ for the smoke subset)
 #   VM_TIMEOUT=SECONDS  hard timeout of one VM run (default 1500)
 #   RIG_ONLY=REGEX    keep only the plan entries whose name matches REGEX
@@ -26,7 +26,7 @@ top=$(cd "$here/../../.." && pwd)
 build=$top/build
 fault=${RIG_FAULT:-}
 extra=${EXTRA_TESTS:-}
-runs=${RIG_RUNS:-el1 el2}
+runs=${RIG_RUNS:-el1 el2 acpi}
 vm_timeout=${VM_TIMEOUT:-1500}
 only=${RIG_ONLY:-}
 times=()

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host-side half of the fw_capture step (manifest.d/60-acpi.list): the
+# capture each boot made through the units and TRBE its firmware described
+# (devicetree or ACPI) is listed by OpenCSD's trc_pkt_lister with no error,
+# every byte consumed, and the packets of a running trace unit present.
+#
+# Usage: fw_capture_decode.sh BUILD_DIR RUN...   (RUN: el1, el2, acpi); TAP.
+set -uo pipefail
+
+build=${1:?usage: $0 BUILD_DIR RUN...}
+shift
+runs=("$@")
+want_kinds="I_ASYNC I_TRACE_INFO I_TRACE_ON I_ADDR_L_64IS0 I_ATOM_F1"
+bad_re='OCSD_ERR|I_RESERVED|I_BAD_SEQUENCE|I_INCOMPLETE_EOT|I_NOTSYNC|UNKNOWN|Unknown'
+n=0
+
+tap() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
+}
+
+echo "TAP version 13"
+echo "1..$((2 * ${#runs[@]}))"
+if ! command -v trc_pkt_lister >/dev/null; then
+	for i in $(seq $((2 * ${#runs[@]}))); do
+		echo "ok $i # SKIP trc_pkt_lister (libopencsd-bin) not installed"
+	done
+	exit 0
+fi
+
+for run in "${runs[@]}"; do
+	dir=$build/runs/$run/fw_capture
+	bin=$dir/trace_cpu0.bin
+	snap=$build/runs/$run/fw_snapshot
+	if [ ! -s "$bin" ] || [ ! -s "$dir/ETE_0.ini" ]; then
+		tap 1 "$run: the VM left a capture through /dev/trbe0"
+		tap 1 "$run: capture decoded (no capture)"
+		continue
+	fi
+	tap 0 "$run: the VM left a capture through /dev/trbe0 ($(stat -c %s "$bin") bytes)"
+	"$(dirname "$0")/../ocsd-snapshot.sh" "$snap" "$bin" "$dir/ETE_0.ini" 0
+	(cd "$snap" && trc_pkt_lister -ss_dir "$snap" -logstdout >list.txt 2>&1)
+	rc=$?
+	grep -Eq "$bad_re" "$snap/list.txt" && rc=1
+	grep -q "Trace buffer done, processed $(stat -c %s "$snap/trace.bin") bytes" \
+		"$snap/list.txt" || rc=1
+	missing=
+	for k in $want_kinds; do
+		grep -q "	$k :" "$snap/list.txt" || missing="$missing $k"
+	done
+	[ -z "$missing" ] || rc=1
+	tap $rc "$run: trc_pkt_lister decodes it with no error${missing:+ (missing:$missing)}"
+	[ $rc = 0 ] || grep -E "$bad_re" "$snap/list.txt" | head -5 | sed 's/^/# /'
+done
