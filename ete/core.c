@@ -2,9 +2,9 @@
 /*
  * ETE trace unit driver: module entry.
  *
- * Layers, top down: sysfs.c (the user ABI, the only place strings are
- * parsed, through param.c); config.c (struct ete_config, validation, the
- * pure config-to-register-image step); session.c (the one owner of CPUs,
+ * Layers, top down: sysfs.c and configfs.c (the user ABIs, the only
+ * places strings are parsed, through param.c); config.c (struct
+ * ete_config, validation, the pure config-to-register-image step); session.c (the one owner of CPUs,
  * and the sinks); unit.c (presence, the programming state machine);
  * access*.c (system instructions, CoreSight MMIO, the test double seam);
  * of.c (discovery).
@@ -21,11 +21,16 @@ static int __init ete_init(void)
 	ret = ete_sysfs_init();
 	if (ret)
 		return ret;
-	ret = ete_of_init();
+	ret = ete_configfs_init();
 	if (ret)
 		goto exit_sysfs;
+	ret = ete_of_init();
+	if (ret)
+		goto exit_configfs;
 	return 0;
 
+exit_configfs:
+	ete_configfs_exit();
 exit_sysfs:
 	ete_sysfs_exit();
 	return ret;
@@ -35,6 +40,7 @@ module_init(ete_init);
 static void __exit ete_exit(void)
 {
 	ete_of_exit();
+	ete_configfs_exit();
 	ete_sysfs_exit();
 }
 module_exit(ete_exit);

@@ -546,11 +546,8 @@ static struct ete_sysfs_mem *ete_sysfs_build(const struct ete_caps *caps)
 			start = slot;
 			ete_sysfs_fill(caps, g, idx, &pa, &slot);
 			*slot++ = NULL;
-			if (g == ETE_PG_SEQ)
-				strscpy(m->names[ng], "seq", ETE_GROUP_NAME_LEN);
-			else
-				snprintf(m->names[ng], ETE_GROUP_NAME_LEN,
-					 "%s%u", ete_param_group_name(g), idx);
+			ete_param_group_dir(g, idx, m->names[ng],
+					    ETE_GROUP_NAME_LEN);
 			m->groups[ng].name = m->names[ng];
 			m->groups[ng].attrs = start;
 			m->group_ptrs[ng] = &m->groups[ng];

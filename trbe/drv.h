@@ -121,6 +121,9 @@ struct trbe_buf {
  * @flush: publishes fill-mode data periodically, on tc->cpu
  * @sess: the session the START ioctl began
  * @read_lock: serialises read()
+ * @saved_cfg: @cfg's modes before a session's settings replaced them
+ * @cfg_override: a session's settings (&struct ete_sink_settings) are in
+ *	@cfg; stop_local() puts @saved_cfg back.  Under @slock
  */
 struct trbe_cpu {
 	int cpu;
@@ -152,6 +155,8 @@ struct trbe_cpu {
 	struct hrtimer flush;
 	struct ete_session *sess;
 	struct mutex read_lock;		/* one reader at a time */
+	struct trbe_cfg saved_cfg;
+	bool cfg_override;
 };
 
 /**

@@ -2,9 +2,12 @@
 /*
  * sysfs attributes of /sys/class/trbe/trbe<N>: one value per file.
  *
- * Sizes are bytes, read in decimal or 0x hex.  The buffer geometry
- * (buffer_size, watermark) changes only while the device is closed, the
- * modes only while no session runs: -EBUSY otherwise, old value kept.
+ * Sizes are bytes, read in decimal or 0x hex; numbers and mode names are
+ * parsed by ete.ko's parameter helpers, as the ETE sysfs and configfs files
+ * are (a configfs profile's trbe/ directory takes the same names).  The
+ * buffer geometry (buffer_size, watermark) changes only while the device
+ * is closed, the modes only while no session runs: -EBUSY otherwise, old
+ * value kept.
  */
 
 #include <linux/device.h>
@@ -13,37 +16,14 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
+#include <ete/param.h>
+
 #include "drv.h"
-
-static const char * const trbe_fm_names[] = {
-	[TRBE_FM_FILL] = "fill",
-	[TRBE_FM_WRAP] = "wrap",
-	[2] = "",
-	[TRBE_FM_CIRCULAR] = "circular",
-};
-
-static const char * const trbe_tm_names[] = {
-	[TRBE_TM_STOP] = "stop",
-	[TRBE_TM_IRQ] = "irq",
-	[2] = "",
-	[TRBE_TM_IGNORE] = "ignore",
-};
 
 static const char * const trbe_policy_names[] = {
 	[TRBE_POLICY_STOP] = "stop",
 	[TRBE_POLICY_DROP] = "drop",
 };
-
-/* Parse a name into an index of @names, skipping the "" holes. */
-static int trbe_match_name(const char * const *names, size_t n,
-			   const char *buf)
-{
-	int i = __sysfs_match_string(names, n, buf);
-
-	if (i < 0 || !*names[i])
-		return -EINVAL;
-	return i;
-}
 
 enum trbe_cfg_field {
 	TRBE_CFG_SIZE,
@@ -111,7 +91,7 @@ static ssize_t buffer_size_store(struct device *dev,
 	u64 size;
 	ssize_t ret;
 
-	ret = kstrtou64(buf, 0, &size);
+	ret = ete_param_parse(buf, &size);
 	if (ret)
 		return ret;
 	if (!is_power_of_2(size) || size < TRBE_BUF_MIN || size > TRBE_BUF_MAX)
@@ -136,7 +116,7 @@ static ssize_t watermark_store(struct device *dev,
 	u64 wmark;
 	ssize_t ret;
 
-	ret = kstrtou64(buf, 0, &wmark);
+	ret = ete_param_parse(buf, &wmark);
 	if (ret)
 		return ret;
 	/* 0: half the buffer; else whole pages, a power of two */
@@ -152,7 +132,7 @@ static ssize_t fill_mode_show(struct device *dev,
 {
 	struct trbe_cpu *tc = dev_get_drvdata(dev);
 
-	return sysfs_emit(buf, "%s\n", trbe_fm_names[READ_ONCE(tc->cfg.fm)]);
+	return sysfs_emit(buf, "%s\n", ete_sink_fill_mode_names[READ_ONCE(tc->cfg.fm)]);
 }
 
 static ssize_t fill_mode_store(struct device *dev,
@@ -160,7 +140,8 @@ static ssize_t fill_mode_store(struct device *dev,
 			       const char *buf, size_t len)
 {
 	struct trbe_cpu *tc = dev_get_drvdata(dev);
-	int fm = trbe_match_name(trbe_fm_names, ARRAY_SIZE(trbe_fm_names), buf);
+	int fm = ete_param_match(ete_sink_fill_mode_names,
+				 ETE_SINK_MODE_NAMES, buf);
 
 	if (fm < 0)
 		return fm;
@@ -173,7 +154,7 @@ static ssize_t trigger_mode_show(struct device *dev,
 {
 	struct trbe_cpu *tc = dev_get_drvdata(dev);
 
-	return sysfs_emit(buf, "%s\n", trbe_tm_names[READ_ONCE(tc->cfg.tm)]);
+	return sysfs_emit(buf, "%s\n", ete_sink_trig_mode_names[READ_ONCE(tc->cfg.tm)]);
 }
 
 static ssize_t trigger_mode_store(struct device *dev,
@@ -181,7 +162,8 @@ static ssize_t trigger_mode_store(struct device *dev,
 				  const char *buf, size_t len)
 {
 	struct trbe_cpu *tc = dev_get_drvdata(dev);
-	int tm = trbe_match_name(trbe_tm_names, ARRAY_SIZE(trbe_tm_names), buf);
+	int tm = ete_param_match(ete_sink_trig_mode_names,
+				 ETE_SINK_MODE_NAMES, buf);
 
 	if (tm < 0)
 		return tm;
@@ -202,12 +184,14 @@ static ssize_t trigger_count_store(struct device *dev,
 				   const char *buf, size_t len)
 {
 	struct trbe_cpu *tc = dev_get_drvdata(dev);
-	u32 count;
+	u64 count;
 	ssize_t ret;
 
-	ret = kstrtou32(buf, 0, &count);
+	ret = ete_param_parse(buf, &count);
 	if (ret)
 		return ret;
+	if (count > U32_MAX)
+		return -ERANGE;
 	return trbe_cfg_set(tc, TRBE_CFG_TRIG_COUNT, count, len);
 }
 static DEVICE_ATTR_RW(trigger_count);
@@ -226,7 +210,7 @@ static ssize_t when_behind_store(struct device *dev,
 				 const char *buf, size_t len)
 {
 	struct trbe_cpu *tc = dev_get_drvdata(dev);
-	int p = trbe_match_name(trbe_policy_names,
+	int p = ete_param_match(trbe_policy_names,
 				ARRAY_SIZE(trbe_policy_names), buf);
 
 	if (p < 0)

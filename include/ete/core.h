@@ -160,6 +160,8 @@ void ete_session_handle_error(struct ete_unit *u, int err);
  * sysfs and discovery
  */
 
+int ete_configfs_init(void);
+void ete_configfs_exit(void);
 int ete_sysfs_init(void);
 void ete_sysfs_exit(void);
 int ete_sysfs_add(struct ete_unit *u);
