@@ -76,7 +76,7 @@ struct ete_profile {
 	struct ete_cfs_dir res[ETE_CFS_MAX_RES];
 	struct config_group trbe;
 	struct list_head node;
-	struct mutex lock;
+	struct mutex lock;		/* the profile's files */
 	struct ete_param_overlay ov;
 	cpumask_var_t cpus;
 	struct ete_sink_settings sink;
@@ -170,39 +170,116 @@ static ssize_t ete_cfs_param_store(struct config_item *item, unsigned int n,
 
 /*
  * configfs gives show() and store() the item, not the attribute: one pair
- * of functions per table entry, generated.  They are named in groups of
- * eight, 0-7, 10-17, ... 110-117: the pair named n serves table index
- * (n / 10) * 8 + n % 10.
+ * of functions per table entry, generated; ETE_PARAM_MAX of them.
  */
-#define ETE_CFS_IDX(n)	((n) / 10 * 8 + (n) % 10)
 #define ETE_CFS_OPS(n)							\
+enum { ete_cfs_idx_##n = n };						\
 static ssize_t ete_cfs_show_##n(struct config_item *item, char *page)	\
 {									\
-	return ete_cfs_param_show(item, ETE_CFS_IDX(n), page);		\
+	return ete_cfs_param_show(item, ete_cfs_idx_##n, page);		\
 }									\
 static ssize_t ete_cfs_store_##n(struct config_item *item,		\
 				 const char *page, size_t count)	\
 {									\
-	return ete_cfs_param_store(item, ETE_CFS_IDX(n), page, count);	\
+	return ete_cfs_param_store(item, ete_cfs_idx_##n, page, count);	\
 }
-#define ETE_CFS_OPS8(d)							\
-	ETE_CFS_OPS(d##0) ETE_CFS_OPS(d##1) ETE_CFS_OPS(d##2)		\
-	ETE_CFS_OPS(d##3) ETE_CFS_OPS(d##4) ETE_CFS_OPS(d##5)		\
-	ETE_CFS_OPS(d##6) ETE_CFS_OPS(d##7)
 
-/* 12 groups of 8: ETE_PARAM_MAX pairs */
-ETE_CFS_OPS8()
-ETE_CFS_OPS8(1)
-ETE_CFS_OPS8(2)
-ETE_CFS_OPS8(3)
-ETE_CFS_OPS8(4)
-ETE_CFS_OPS8(5)
-ETE_CFS_OPS8(6)
-ETE_CFS_OPS8(7)
-ETE_CFS_OPS8(8)
-ETE_CFS_OPS8(9)
-ETE_CFS_OPS8(10)
-ETE_CFS_OPS8(11)
+ETE_CFS_OPS(0)
+ETE_CFS_OPS(1)
+ETE_CFS_OPS(2)
+ETE_CFS_OPS(3)
+ETE_CFS_OPS(4)
+ETE_CFS_OPS(5)
+ETE_CFS_OPS(6)
+ETE_CFS_OPS(7)
+ETE_CFS_OPS(8)
+ETE_CFS_OPS(9)
+ETE_CFS_OPS(10)
+ETE_CFS_OPS(11)
+ETE_CFS_OPS(12)
+ETE_CFS_OPS(13)
+ETE_CFS_OPS(14)
+ETE_CFS_OPS(15)
+ETE_CFS_OPS(16)
+ETE_CFS_OPS(17)
+ETE_CFS_OPS(18)
+ETE_CFS_OPS(19)
+ETE_CFS_OPS(20)
+ETE_CFS_OPS(21)
+ETE_CFS_OPS(22)
+ETE_CFS_OPS(23)
+ETE_CFS_OPS(24)
+ETE_CFS_OPS(25)
+ETE_CFS_OPS(26)
+ETE_CFS_OPS(27)
+ETE_CFS_OPS(28)
+ETE_CFS_OPS(29)
+ETE_CFS_OPS(30)
+ETE_CFS_OPS(31)
+ETE_CFS_OPS(32)
+ETE_CFS_OPS(33)
+ETE_CFS_OPS(34)
+ETE_CFS_OPS(35)
+ETE_CFS_OPS(36)
+ETE_CFS_OPS(37)
+ETE_CFS_OPS(38)
+ETE_CFS_OPS(39)
+ETE_CFS_OPS(40)
+ETE_CFS_OPS(41)
+ETE_CFS_OPS(42)
+ETE_CFS_OPS(43)
+ETE_CFS_OPS(44)
+ETE_CFS_OPS(45)
+ETE_CFS_OPS(46)
+ETE_CFS_OPS(47)
+ETE_CFS_OPS(48)
+ETE_CFS_OPS(49)
+ETE_CFS_OPS(50)
+ETE_CFS_OPS(51)
+ETE_CFS_OPS(52)
+ETE_CFS_OPS(53)
+ETE_CFS_OPS(54)
+ETE_CFS_OPS(55)
+ETE_CFS_OPS(56)
+ETE_CFS_OPS(57)
+ETE_CFS_OPS(58)
+ETE_CFS_OPS(59)
+ETE_CFS_OPS(60)
+ETE_CFS_OPS(61)
+ETE_CFS_OPS(62)
+ETE_CFS_OPS(63)
+ETE_CFS_OPS(64)
+ETE_CFS_OPS(65)
+ETE_CFS_OPS(66)
+ETE_CFS_OPS(67)
+ETE_CFS_OPS(68)
+ETE_CFS_OPS(69)
+ETE_CFS_OPS(70)
+ETE_CFS_OPS(71)
+ETE_CFS_OPS(72)
+ETE_CFS_OPS(73)
+ETE_CFS_OPS(74)
+ETE_CFS_OPS(75)
+ETE_CFS_OPS(76)
+ETE_CFS_OPS(77)
+ETE_CFS_OPS(78)
+ETE_CFS_OPS(79)
+ETE_CFS_OPS(80)
+ETE_CFS_OPS(81)
+ETE_CFS_OPS(82)
+ETE_CFS_OPS(83)
+ETE_CFS_OPS(84)
+ETE_CFS_OPS(85)
+ETE_CFS_OPS(86)
+ETE_CFS_OPS(87)
+ETE_CFS_OPS(88)
+ETE_CFS_OPS(89)
+ETE_CFS_OPS(90)
+ETE_CFS_OPS(91)
+ETE_CFS_OPS(92)
+ETE_CFS_OPS(93)
+ETE_CFS_OPS(94)
+ETE_CFS_OPS(95)
 
 struct ete_cfs_ops {
 	ssize_t (*show)(struct config_item *item, char *page);
@@ -211,16 +288,33 @@ struct ete_cfs_ops {
 };
 
 #define ETE_CFS_OP(n)	{ ete_cfs_show_##n, ete_cfs_store_##n }
-#define ETE_CFS_OP8(d)							\
-	ETE_CFS_OP(d##0), ETE_CFS_OP(d##1), ETE_CFS_OP(d##2),		\
-	ETE_CFS_OP(d##3), ETE_CFS_OP(d##4), ETE_CFS_OP(d##5),		\
-	ETE_CFS_OP(d##6), ETE_CFS_OP(d##7)
 
 /* Indexed by table index */
 static const struct ete_cfs_ops ete_cfs_ops[ETE_PARAM_MAX] = {
-	ETE_CFS_OP8(), ETE_CFS_OP8(1), ETE_CFS_OP8(2), ETE_CFS_OP8(3),
-	ETE_CFS_OP8(4), ETE_CFS_OP8(5), ETE_CFS_OP8(6), ETE_CFS_OP8(7),
-	ETE_CFS_OP8(8), ETE_CFS_OP8(9), ETE_CFS_OP8(10), ETE_CFS_OP8(11),
+	ETE_CFS_OP(0), ETE_CFS_OP(1), ETE_CFS_OP(2), ETE_CFS_OP(3),
+	ETE_CFS_OP(4), ETE_CFS_OP(5), ETE_CFS_OP(6), ETE_CFS_OP(7),
+	ETE_CFS_OP(8), ETE_CFS_OP(9), ETE_CFS_OP(10), ETE_CFS_OP(11),
+	ETE_CFS_OP(12), ETE_CFS_OP(13), ETE_CFS_OP(14), ETE_CFS_OP(15),
+	ETE_CFS_OP(16), ETE_CFS_OP(17), ETE_CFS_OP(18), ETE_CFS_OP(19),
+	ETE_CFS_OP(20), ETE_CFS_OP(21), ETE_CFS_OP(22), ETE_CFS_OP(23),
+	ETE_CFS_OP(24), ETE_CFS_OP(25), ETE_CFS_OP(26), ETE_CFS_OP(27),
+	ETE_CFS_OP(28), ETE_CFS_OP(29), ETE_CFS_OP(30), ETE_CFS_OP(31),
+	ETE_CFS_OP(32), ETE_CFS_OP(33), ETE_CFS_OP(34), ETE_CFS_OP(35),
+	ETE_CFS_OP(36), ETE_CFS_OP(37), ETE_CFS_OP(38), ETE_CFS_OP(39),
+	ETE_CFS_OP(40), ETE_CFS_OP(41), ETE_CFS_OP(42), ETE_CFS_OP(43),
+	ETE_CFS_OP(44), ETE_CFS_OP(45), ETE_CFS_OP(46), ETE_CFS_OP(47),
+	ETE_CFS_OP(48), ETE_CFS_OP(49), ETE_CFS_OP(50), ETE_CFS_OP(51),
+	ETE_CFS_OP(52), ETE_CFS_OP(53), ETE_CFS_OP(54), ETE_CFS_OP(55),
+	ETE_CFS_OP(56), ETE_CFS_OP(57), ETE_CFS_OP(58), ETE_CFS_OP(59),
+	ETE_CFS_OP(60), ETE_CFS_OP(61), ETE_CFS_OP(62), ETE_CFS_OP(63),
+	ETE_CFS_OP(64), ETE_CFS_OP(65), ETE_CFS_OP(66), ETE_CFS_OP(67),
+	ETE_CFS_OP(68), ETE_CFS_OP(69), ETE_CFS_OP(70), ETE_CFS_OP(71),
+	ETE_CFS_OP(72), ETE_CFS_OP(73), ETE_CFS_OP(74), ETE_CFS_OP(75),
+	ETE_CFS_OP(76), ETE_CFS_OP(77), ETE_CFS_OP(78), ETE_CFS_OP(79),
+	ETE_CFS_OP(80), ETE_CFS_OP(81), ETE_CFS_OP(82), ETE_CFS_OP(83),
+	ETE_CFS_OP(84), ETE_CFS_OP(85), ETE_CFS_OP(86), ETE_CFS_OP(87),
+	ETE_CFS_OP(88), ETE_CFS_OP(89), ETE_CFS_OP(90), ETE_CFS_OP(91),
+	ETE_CFS_OP(92), ETE_CFS_OP(93), ETE_CFS_OP(94), ETE_CFS_OP(95),
 };
 
 /* The parameter files of each group; filled by ete_configfs_init() */
@@ -256,12 +350,15 @@ static void ete_cfs_report(struct ete_profile *prof,
 	if (args->failed_cpu < 0)
 		pr_warn_ratelimited("ete: profile %s not started: %pe\n", name,
 				    ERR_PTR(err));
-	else if (args->failed_field)
-		pr_warn_ratelimited("ete: profile %s not started: cpu%d refused %s%s: %s (%pe)\n",
+	else if (args->failed_sink)
+		pr_warn_ratelimited("ete: profile %s not started: cpu%d refused trbe/%s: %s (%pe)\n",
 				    name, args->failed_cpu,
-				    args->failed_sink ? "trbe/" : "",
-				    args->failed_field, args->failed_why ?: "",
-				    ERR_PTR(err));
+				    args->failed_field ?: "(any setting)",
+				    args->failed_why ?: "", ERR_PTR(err));
+	else if (args->failed_field)
+		pr_warn_ratelimited("ete: profile %s not started: cpu%d refused %s: %s (%pe)\n",
+				    name, args->failed_cpu, args->failed_field,
+				    args->failed_why ?: "", ERR_PTR(err));
 	else
 		pr_warn_ratelimited("ete: profile %s not started: cpu%d: %s (%pe)\n",
 				    name, args->failed_cpu,
@@ -281,8 +378,14 @@ static int ete_cfs_activate(struct ete_profile *prof)
 
 	if (prof->sess)
 		return 0;
-	/* An active profile's directory cannot be removed */
-	ret = configfs_depend_item(&ete_cfs_subsys, &prof->root.group.cg_item);
+	/*
+	 * An active profile's directory cannot be removed.  The _unlocked
+	 * variant: called from our own subsystem's store(), whose frag_sem
+	 * keeps the item alive; a racing rmdir either sees the dependency
+	 * (EBUSY) or has tagged the item dropping (ENOENT here).
+	 */
+	ret = configfs_depend_item_unlocked(&ete_cfs_subsys,
+					    &prof->root.group.cg_item);
 	if (ret)
 		return ret;
 	ret = ete_session_start_args(prof->cpus, &args, &prof->sess);
@@ -701,6 +804,7 @@ static void ete_cfs_rejoin_work_fn(struct work_struct *work)
 	}
 	mutex_unlock(&ete_cfs_lock);
 }
+
 static DECLARE_WORK(ete_cfs_rejoin_work, ete_cfs_rejoin_work_fn);
 
 /*

@@ -4,10 +4,10 @@
  *
  * Layers, top down: sysfs.c and configfs.c (the user ABIs, the only
  * places strings are parsed, through param.c); config.c (struct
- * ete_config, validation, the pure config-to-register-image step); session.c (the one owner of CPUs,
- * and the sinks); unit.c (presence, the programming state machine);
- * access*.c (system instructions, CoreSight MMIO, the test double seam);
- * of.c (discovery).
+ * ete_config, validation, the pure config-to-register-image step);
+ * session.c (the one owner of CPUs, and the sinks); unit.c (presence, the
+ * programming state machine); access*.c (system instructions, CoreSight
+ * MMIO, the test double seam); of.c (discovery).
  */
 
 #include <linux/module.h>

@@ -220,7 +220,8 @@ static int ete_session_config(struct ete_session *sess, struct ete_unit *u,
 	ret = sess->config(sess->data, u->cpu, &u->caps, &sess->scratch, &why);
 	if (ret) {
 		args->failed_field = why;
-		ete_unit_set_error(u, ret, "a value of the session's configuration does not suit this unit");
+		ete_unit_set_error(u, ret,
+				   "a value of the session's configuration does not suit this unit");
 		return ret;
 	}
 	*cfg = &sess->scratch;
