@@ -134,6 +134,31 @@ int ete_param_parse(const char *buf, u64 *val)
 }
 EXPORT_SYMBOL_GPL(ete_param_parse);
 
+/**
+ * ete_param_parse_bool() - parse a 0 or 1 written by the user
+ * @buf: the text written, as for ete_param_parse()
+ * @on: the value
+ *
+ * For the files that act (enable, active) rather than store.
+ *
+ * Context: any context.
+ * Return: 0, -EINVAL if not a number, -ERANGE if neither 0 nor 1.
+ */
+int ete_param_parse_bool(const char *buf, bool *on)
+{
+	u64 val;
+	int ret;
+
+	ret = ete_param_parse(buf, &val);
+	if (ret)
+		return ret;
+	if (val > 1)
+		return -ERANGE;
+	*on = val;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_param_parse_bool);
+
 static void *ete_param_ptr(const struct ete_config *cfg,
 			   const struct ete_param *p, unsigned int idx)
 {

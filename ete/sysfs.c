@@ -48,15 +48,12 @@ static ssize_t enable_store(struct device *dev, struct device_attribute *attr,
 			    const char *buf, size_t count)
 {
 	struct ete_unit *u = dev_get_drvdata(dev);
-	u64 val;
+	bool on;
 	int ret;
 
-	ret = ete_param_parse(buf, &val);
-	if (ret)
-		return ret;
-	if (val > 1)
-		return -ERANGE;
-	ret = ete_session_sysfs_enable(u, val);
+	ret = ete_param_parse_bool(buf, &on);
+	if (!ret)
+		ret = ete_session_sysfs_enable(u, on);
 	return ret ? ret : count;
 }
 static DEVICE_ATTR_RW(enable);

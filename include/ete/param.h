@@ -107,6 +107,7 @@ unsigned int ete_param_group_count(const struct ete_caps *caps,
 bool ete_param_visible(const struct ete_param *p, const struct ete_caps *caps,
 		       unsigned int idx);
 int ete_param_parse(const char *buf, u64 *val);
+int ete_param_parse_bool(const char *buf, bool *on);
 u64 ete_param_get(const struct ete_config *cfg, const struct ete_param *p,
 		  unsigned int idx);
 int ete_param_set(struct ete_config *cfg, const struct ete_caps *caps,

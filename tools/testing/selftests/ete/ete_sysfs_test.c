@@ -28,6 +28,7 @@
 
 #include "kselftest_harness.h"
 #include "ete_attr_cases.h"
+#include "ete_file_io.h"
 
 #define UNIT		"/sys/class/ete/ete%d/%s"
 #define MODEL		"/sys/kernel/debug/ete_model/cpu%d/%s"
@@ -39,36 +40,6 @@ static const char *pathf(const char *fmt, int cpu, const char *name)
 {
 	snprintf(path_buf, sizeof(path_buf), fmt, cpu, name);
 	return path_buf;
-}
-
-/* Write @val; 0 or -errno */
-static int put(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/* Read a whole file into @buf; length or -errno */
-static int get(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return n;
 }
 
 static int unit_put(int cpu, const char *attr, const char *val)
