@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: overlays, the values a configfs profile keeps, laid over the
- * defaults of units of different shapes (rich and minimal), and the names
+ * defaults of units of different shapes (rich, minimal, R52+), and the names
  * that tell the user which field a unit refused.
  */
 
@@ -13,11 +13,12 @@
 #include <ete/param.h>
 #include "ete_test_profiles.h"
 
-enum { RICH, MINIMAL };
+enum { RICH, MINIMAL, R52 };
 
 static void decode(struct kunit *test, int shape, struct ete_caps *caps)
 {
 	const u32 *idr = shape == RICH ? ete_test_idr_rich :
+			 shape == R52 ? ete_test_idr_r52 :
 			 ete_test_idr_minimal;
 
 	KUNIT_ASSERT_EQ(test, ete_caps_decode(idr, ETE_TEST_DEVARCH, caps), 0);
@@ -65,6 +66,8 @@ struct overlay_case {
 
 static const struct overlay_case overlay_cases[] = {
 	{ "timestamp on rich", ETE_PG_UNIT, "timestamp", 0, "1", 0, RICH, 0,
+	  NULL },
+	{ "timestamp on r52", ETE_PG_UNIT, "timestamp", 0, "1", 0, R52, 0,
 	  NULL },
 	{ "addr12 on minimal", ETE_PG_ADDR, "value", 12, "0x1000", 0, MINIMAL,
 	  -EOPNOTSUPP, "addr12/value" },
