@@ -578,6 +578,47 @@ TEST_F(cfs, offline_cpu_rejoins)
 	EXPECT_UNTOUCHED(0xf);
 }
 
+/*
+ * CPU 3's trace buffer faults (the model's TRBE abort): ete.ko takes CPU 3
+ * out of the profile's session.  When CPU 3 goes offline and comes back,
+ * the profile starts it again.
+ */
+TEST_F_TIMEOUT(cfs, faulted_cpu_rejoins_after_hotplug, 60)
+{
+	struct tbuf t = { 0 };
+	int i;
+
+	if (!self->ready)
+		return;
+	if (access("/dev/trbe3", F_OK))
+		SKIP(return, "trbe.ko has no /dev/trbe3");
+	sink_present(0);	/* trbe.ko only */
+	ASSERT_EQ(trbe_set(3, "buffer_size", "65536"), 0);
+	ASSERT_EQ(tbuf_open(&t, 3), 0);
+	ASSERT_EQ(mkprof("t_all"), 0);
+	ASSERT_EQ(pput("t_all", "cpus", "3"), 0);
+	ASSERT_EQ(cpu_put(MODEL_CPU, 3, "rate", "64"), 0);
+	ASSERT_EQ(cpu_put(MODEL_CPU, 3, "fault", "abort"), 0);
+	ASSERT_EQ(pput("t_all", "active", "1"), 0);
+	ASSERT_EQ(tbuf_wait_state(&t, ETE_TRBE_STATE_FAULT, 10), 0);
+	for (i = 0; i < 200 && unit_enabled(3); i++)
+		usleep(10000);
+	EXPECT_FALSE(unit_enabled(3));
+	EXPECT_TRUE(status_has(3, "owner: none"));
+
+	ASSERT_EQ(cpu_online(3, 0), 0);
+	ASSERT_EQ(cpu_online(3, 1), 0);
+	for (i = 0; i < 200 && !unit_enabled(3); i++)
+		usleep(10000);
+	EXPECT_TRUE(unit_enabled(3));
+	EXPECT_TRUE(status_has(3, "owner: configfs:t_all"));
+	EXPECT_TRUE(klog_has("profile t_all: cpu3 rejoined", "ete"));
+	EXPECT_EQ(tbuf_state(&t), (unsigned int)ETE_TRBE_STATE_RUNNING);
+	ASSERT_EQ(pput("t_all", "active", "0"), 0);
+	tbuf_close(&t);
+	EXPECT_UNTOUCHED(0x8);
+}
+
 /* Capture on CPUs 0-3 through /dev/trbe<N>, with the profile's trbe/ */
 TEST_F(cfs, capture_through_trbe)
 {
