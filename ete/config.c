@@ -105,6 +105,27 @@ void ete_config_defaults(struct ete_config *cfg, const struct ete_caps *caps)
 EXPORT_SYMBOL_IF_KUNIT(ete_config_defaults);
 
 /**
+ * ete_config_defaults_cpu() - the defaults of the unit of one CPU
+ * @cfg: filled
+ * @caps: the unit's capabilities
+ * @cpu: the CPU
+ *
+ * ete_config_defaults(), with the trace ID made distinct per CPU (cpu + 1,
+ * where the unit's trace ID width and the reserved IDs allow) so that
+ * merged streams stay apart.
+ *
+ * Context: any context; pure.
+ */
+void ete_config_defaults_cpu(struct ete_config *cfg,
+			     const struct ete_caps *caps, int cpu)
+{
+	ete_config_defaults(cfg, caps);
+	if (cpu + 1 <= 0x6f && cpu + 1 < BIT(caps->traceid_bits))
+		cfg->trace_id = cpu + 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_config_defaults_cpu);
+
+/**
  * ete_config_conflict() - combinations of fields the architecture forbids
  * @cfg: the configuration
  *

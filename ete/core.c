@@ -2,13 +2,13 @@
 /*
  * ETE trace unit driver: module entry.
  *
- * Layers, top down: sysfs.c (the user ABI, the only place strings are
- * parsed, through param.c); config.c (struct ete_config, validation, the
- * pure config-to-register-image step); session.c (the one owner of CPUs,
- * and the sinks); unit.c (presence, the programming state machine);
- * access*.c (system instructions, CoreSight MMIO, the test double seam);
- * discover.c, of.c and acpi.c (discovery); pm.c (CPU power-down, hotplug
- * and suspend).
+ * Layers, top down: sysfs.c and configfs.c (the user ABIs, the only
+ * places strings are parsed, through param.c); config.c (struct
+ * ete_config, validation, the pure config-to-register-image step);
+ * session.c (the one owner of CPUs, and the sinks); unit.c (presence, the
+ * programming state machine); access*.c (system instructions, CoreSight
+ * MMIO, the test double seam); discover.c, of.c and acpi.c (discovery);
+ * pm.c (CPU power-down, hotplug and suspend).
  */
 
 #include <linux/module.h>
@@ -22,9 +22,12 @@ static int __init ete_init(void)
 	ret = ete_sysfs_init();
 	if (ret)
 		return ret;
-	ret = ete_pm_init();
+	ret = ete_configfs_init();
 	if (ret)
 		goto exit_sysfs;
+	ret = ete_pm_init();
+	if (ret)
+		goto exit_configfs;
 	ret = ete_discover_init();
 	if (ret)
 		goto exit_pm;
@@ -32,6 +35,8 @@ static int __init ete_init(void)
 
 exit_pm:
 	ete_pm_exit();
+exit_configfs:
+	ete_configfs_exit();
 exit_sysfs:
 	ete_sysfs_exit();
 	return ret;
@@ -42,6 +47,7 @@ static void __exit ete_exit(void)
 {
 	ete_discover_exit();
 	ete_pm_exit();
+	ete_configfs_exit();
 	ete_sysfs_exit();
 }
 module_exit(ete_exit);

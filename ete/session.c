@@ -48,11 +48,28 @@ struct ete_sink {
  * struct ete_session - CPUs traced together for one owner
  * @cpus: the CPUs still traced
  * @who: the owner's name
+ * @config: the owner's configuration provider, or NULL (&ete_session_args)
+ * @sink: the owner's sink settings, or NULL
+ * @data: for @config
+ * @env: the facts the session started with (the starter's privilege)
+ * @scratch: @config's output for the CPU being claimed; under ete_mutex
  */
 struct ete_session {
 	cpumask_var_t cpus;
 	const char *who;
+	int (*config)(void *data, int cpu, const struct ete_caps *caps,
+		      struct ete_config *cfg, const char **why);
+	const struct ete_sink_settings *sink;
+	void *data;
+	struct ete_env env;
+	struct ete_config scratch;
 };
+
+static void ete_session_free(struct ete_session *sess)
+{
+	free_cpumask_var(sess->cpus);
+	kfree(sess);
+}
 
 /**
  * ete_unit_of() - the trace unit of a CPU
@@ -101,8 +118,12 @@ static void ete_start_one(void *data)
 {
 	struct ete_cpu_op *op = data;
 	struct ete_unit *u = op->u;
+	const struct ete_sink_settings *s = u->sess->sink;
 
-	op->ret = u->sink->start_local(u->sink_priv, u->cpu);
+	if (ete_sink_settings_empty(s))
+		op->ret = u->sink->start_local(u->sink_priv, u->cpu);
+	else
+		op->ret = u->sink->start_local_with(u->sink_priv, u->cpu, s);
 	if (op->ret) {
 		op->msg = "the trace sink failed to start";
 		return;
@@ -159,10 +180,8 @@ static int ete_session_stop_cpu(struct ete_unit *u)
 	u->sess = NULL;
 	cpumask_clear_cpu(u->cpu, sess->cpus);
 	/* sysfs sessions have no other owner to free them */
-	if (sess->who == ete_sysfs_owner && cpumask_empty(sess->cpus)) {
-		free_cpumask_var(sess->cpus);
-		kfree(sess);
-	}
+	if (sess->who == ete_sysfs_owner && cpumask_empty(sess->cpus))
+		ete_session_free(sess);
 	return ret;
 }
 
@@ -200,11 +219,58 @@ static struct ete_sink *ete_sink_for(int cpu)
 	return NULL;
 }
 
+/*
+ * The configuration @u runs with in @sess: the owner's, or the unit's own.
+ * Under ete_mutex.
+ */
+static int ete_session_config(struct ete_session *sess, struct ete_unit *u,
+			      const struct ete_config **cfg,
+			      struct ete_session_args *args)
+{
+	const char *why = NULL;
+	int ret;
+
+	*cfg = &u->cfg;
+	if (!sess->config)
+		return 0;
+	ret = sess->config(sess->data, u->cpu, &u->caps, &sess->scratch, &why);
+	if (ret) {
+		args->failed_field = why;
+		ete_unit_set_error(u, ret,
+				   "a value of the session's configuration does not suit this unit");
+		return ret;
+	}
+	*cfg = &sess->scratch;
+	return 0;
+}
+
+/* Whether @sink takes the settings of @sess on @cpu.  Under ete_mutex. */
+static int ete_session_check_sink(struct ete_session *sess,
+				  struct ete_sink *sink, struct ete_unit *u,
+				  struct ete_session_args *args)
+{
+	const char *field = NULL;
+	int ret = -EOPNOTSUPP;
+
+	if (ete_sink_settings_empty(sess->sink))
+		return 0;
+	if (sink->ops->check && sink->ops->start_local_with)
+		ret = sink->ops->check(sink->priv, u->cpu, sess->sink, &field);
+	if (ret) {
+		args->failed_field = field;
+		args->failed_sink = true;
+		ete_unit_set_error(u, ret, "the trace sink refused a setting of the session");
+	}
+	return ret;
+}
+
 /* Check and claim one CPU for @sess.  Under ete_mutex. */
 static int ete_session_claim(struct ete_session *sess, int cpu,
-			     const struct ete_env *env)
+			     const struct ete_env *env,
+			     struct ete_session_args *args)
 {
 	struct ete_unit *u = per_cpu(ete_cpu_unit, cpu);
+	const struct ete_config *cfg;
 	struct ete_sink *sink;
 	int ret;
 
@@ -214,9 +280,12 @@ static int ete_session_claim(struct ete_session *sess, int cpu,
 		ete_unit_set_error(u, -EBUSY, "the CPU is in another session");
 		return -EBUSY;
 	}
-	ret = ete_config_validate(&u->cfg, &u->caps);
+	ret = ete_session_config(sess, u, &cfg, args);
+	if (ret)
+		return ret;
+	ret = ete_config_validate(cfg, &u->caps);
 	if (ret) {
-		ete_unit_set_error(u, ret, ete_config_conflict(&u->cfg) ?:
+		ete_unit_set_error(u, ret, ete_config_conflict(cfg) ?:
 				   "the configuration is invalid");
 		return ret;
 	}
@@ -225,11 +294,16 @@ static int ete_session_claim(struct ete_session *sess, int cpu,
 		ete_unit_set_error(u, -ENODEV, "no trace sink is ready on this CPU");
 		return -ENODEV;
 	}
+	ret = ete_session_check_sink(sess, sink, u, args);
+	if (ret) {
+		module_put(sink->ops->owner);
+		return ret;
+	}
 	u->sink = sink->ops;
 	u->sink_priv = sink->priv;
 	u->sess = sess;
 	u->sess_gen++;
-	ete_config_to_image(&u->cfg, &u->caps, env, &u->img);
+	ete_config_to_image(cfg, &u->caps, env, &u->img);
 	return 0;
 }
 
@@ -276,15 +350,19 @@ static void ete_session_rollback(struct ete_session *sess, int failed)
 }
 
 static int ete_session_start_locked(struct ete_session *sess,
-				    const struct ete_env *env)
+				    const struct ete_env *env,
+				    struct ete_session_args *args)
 {
 	int cpu, ret = 0;
 
 	int done;
 
 	for_each_cpu(cpu, sess->cpus) {
-		ret = ete_session_claim(sess, cpu, env);
+		ret = ete_session_claim(sess, cpu, env, args);
 		if (ret) {
+			args->failed_cpu = cpu;
+			args->failed_why = ete_unit_of(cpu) ?
+					   ete_unit_of(cpu)->err_msg : NULL;
 			for_each_cpu(done, sess->cpus) {
 				if (done >= cpu)
 					break;
@@ -296,6 +374,8 @@ static int ete_session_start_locked(struct ete_session *sess,
 	for_each_cpu(cpu, sess->cpus) {
 		ret = ete_session_start_cpu(cpu);
 		if (ret) {
+			args->failed_cpu = cpu;
+			args->failed_why = ete_unit_of(cpu)->err_msg;
 			ete_session_rollback(sess, cpu);
 			return ret;
 		}
@@ -303,16 +383,17 @@ static int ete_session_start_locked(struct ete_session *sess,
 	return 0;
 }
 
-int ete_session_start(const struct cpumask *cpus, const char *who,
-		      struct ete_session **sessp)
+int ete_session_start_args(const struct cpumask *cpus,
+			   struct ete_session_args *args,
+			   struct ete_session **sessp)
 {
-	struct ete_env env = {
-		.kernel_el2 = is_kernel_in_hyp_mode(),
-		.kernel_allowed = perfmon_capable(),
-	};
 	struct ete_session *sess;
 	int ret;
 
+	args->failed_cpu = -1;
+	args->failed_why = NULL;
+	args->failed_field = NULL;
+	args->failed_sink = false;
 	if (cpumask_empty(cpus))
 		return -EINVAL;
 	sess = kzalloc(sizeof(*sess), GFP_KERNEL);
@@ -323,22 +404,76 @@ int ete_session_start(const struct cpumask *cpus, const char *who,
 		return -ENOMEM;
 	}
 	cpumask_copy(sess->cpus, cpus);
-	sess->who = who;
+	sess->who = args->who;
+	sess->config = args->config;
+	sess->sink = args->sink;
+	sess->data = args->data;
+	sess->env.kernel_el2 = is_kernel_in_hyp_mode();
+	sess->env.kernel_allowed = perfmon_capable();
 
 	mutex_lock(&ete_mutex);
 	cpus_read_lock();
-	ret = ete_session_start_locked(sess, &env);
+	ret = ete_session_start_locked(sess, &sess->env, args);
 	cpus_read_unlock();
 	mutex_unlock(&ete_mutex);
 	if (ret) {
-		free_cpumask_var(sess->cpus);
-		kfree(sess);
+		ete_session_free(sess);
 		return ret;
 	}
 	*sessp = sess;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(ete_session_start_args);
+
+int ete_session_start(const struct cpumask *cpus, const char *who,
+		      struct ete_session **sessp)
+{
+	struct ete_session_args args = { .who = who };
+
+	return ete_session_start_args(cpus, &args, sessp);
+}
 EXPORT_SYMBOL_GPL(ete_session_start);
+
+int ete_session_add_cpu(struct ete_session *sess, int cpu)
+{
+	struct ete_session_args args = { };
+	struct ete_unit *u;
+	int ret = 0;
+
+	mutex_lock(&ete_mutex);
+	cpus_read_lock();
+	u = per_cpu(ete_cpu_unit, cpu);
+	if (u && u->sess == sess)
+		goto out_unlock;
+	ret = ete_session_claim(sess, cpu, &sess->env, &args);
+	if (ret)
+		goto out_unlock;
+	cpumask_set_cpu(cpu, sess->cpus);
+	ret = ete_session_start_cpu(cpu);
+	if (ret) {
+		/* nothing runs there: release the claim */
+		ete_session_unclaim(cpu);
+		cpumask_clear_cpu(cpu, sess->cpus);
+	}
+out_unlock:
+	cpus_read_unlock();
+	mutex_unlock(&ete_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ete_session_add_cpu);
+
+bool ete_session_has_cpu(struct ete_session *sess, int cpu)
+{
+	struct ete_unit *u;
+	bool ret;
+
+	mutex_lock(&ete_mutex);
+	u = per_cpu(ete_cpu_unit, cpu);
+	ret = u && u->sess == sess;
+	mutex_unlock(&ete_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ete_session_has_cpu);
 
 static void ete_session_stop_locked(struct ete_session *sess)
 {
@@ -359,8 +494,7 @@ void ete_session_stop(struct ete_session *sess)
 	mutex_lock(&ete_mutex);
 	ete_session_stop_locked(sess);
 	mutex_unlock(&ete_mutex);
-	free_cpumask_var(sess->cpus);
-	kfree(sess);
+	ete_session_free(sess);
 }
 EXPORT_SYMBOL_GPL(ete_session_stop);
 

@@ -48,15 +48,12 @@ static ssize_t enable_store(struct device *dev, struct device_attribute *attr,
 			    const char *buf, size_t count)
 {
 	struct ete_unit *u = dev_get_drvdata(dev);
-	u64 val;
+	bool on;
 	int ret;
 
-	ret = ete_param_parse(buf, &val);
-	if (ret)
-		return ret;
-	if (val > 1)
-		return -ERANGE;
-	ret = ete_session_sysfs_enable(u, val);
+	ret = ete_param_parse_bool(buf, &on);
+	if (!ret)
+		ret = ete_session_sysfs_enable(u, on);
 	return ret ? ret : count;
 }
 static DEVICE_ATTR_RW(enable);
@@ -546,11 +543,8 @@ static struct ete_sysfs_mem *ete_sysfs_build(const struct ete_caps *caps)
 			start = slot;
 			ete_sysfs_fill(caps, g, idx, &pa, &slot);
 			*slot++ = NULL;
-			if (g == ETE_PG_SEQ)
-				strscpy(m->names[ng], "seq", ETE_GROUP_NAME_LEN);
-			else
-				snprintf(m->names[ng], ETE_GROUP_NAME_LEN,
-					 "%s%u", ete_param_group_name(g), idx);
+			ete_param_group_dir(g, idx, m->names[ng],
+					    ETE_GROUP_NAME_LEN);
 			m->groups[ng].name = m->names[ng];
 			m->groups[ng].attrs = start;
 			m->group_ptrs[ng] = &m->groups[ng];

@@ -232,9 +232,7 @@ int ete_unit_read(struct ete_unit *u, u32 reg, u64 *val)
  */
 void ete_unit_defaults(struct ete_unit *u)
 {
-	ete_config_defaults(&u->cfg, &u->caps);
-	if (u->cpu + 1 <= 0x6f && u->cpu + 1 < BIT(u->caps.traceid_bits))
-		u->cfg.trace_id = u->cpu + 1;
+	ete_config_defaults_cpu(&u->cfg, &u->caps, u->cpu);
 }
 
 /**

@@ -144,6 +144,9 @@ struct trbe_pm_state {
  * @in_session: a trace session uses this TRBE (between start_local and
  *	stop_local): CPU hotplug leaves it to ete.ko's save and restore
  * @pm: the TRBE registers saved while the CPU is powered down
+ * @saved_cfg: @cfg's modes before a session's settings replaced them
+ * @cfg_override: a session's settings (&struct ete_sink_settings) are in
+ *	@cfg; stop_local() puts @saved_cfg back.  Under @slock
  */
 struct trbe_cpu {
 	int cpu;
@@ -177,6 +180,8 @@ struct trbe_cpu {
 	struct mutex read_lock;		/* one reader at a time */
 	bool in_session;
 	struct trbe_pm_state pm;
+	struct trbe_cfg saved_cfg;
+	bool cfg_override;
 };
 
 /**

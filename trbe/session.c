@@ -59,7 +59,70 @@ static bool trbe_sink_present(void *priv, int cpu)
 	return tc && READ_ONCE(tc->present) && READ_ONCE(tc->buf);
 }
 
-static int trbe_sink_start_local(void *priv, int cpu)
+static bool trbe_mode_valid(s64 mode)
+{
+	return mode == 0 || mode == 1 || mode == 3;	/* FM and TM alike */
+}
+
+/*
+ * &ete_sink_ops.check: whether this CPU can take a configfs profile's
+ * settings.  The buffer exists while the device is open, with the size
+ * configured then (buffer_size cannot change while open).
+ */
+static int trbe_sink_check(void *priv, int cpu,
+			   const struct ete_sink_settings *s,
+			   const char **field)
+{
+	struct trbe_cpu *tc = trbe_sink_cpu(priv, cpu);
+
+	if (!tc)
+		return -ENODEV;
+	if (s->buffer_size && s->buffer_size != READ_ONCE(tc->cfg.size)) {
+		*field = "buffer_size";
+		return -EINVAL;
+	}
+	if (s->fill_mode != ETE_SINK_UNSET && !trbe_mode_valid(s->fill_mode)) {
+		*field = "fill_mode";
+		return -EINVAL;
+	}
+	if (s->trigger_mode != ETE_SINK_UNSET &&
+	    !trbe_mode_valid(s->trigger_mode)) {
+		*field = "trigger_mode";
+		return -EINVAL;
+	}
+	if (s->trigger_count > U32_MAX) {
+		*field = "trigger_count";
+		return -ERANGE;
+	}
+	return 0;
+}
+
+/* A session's settings replace the modes until stop.  Under tc->slock. */
+static void trbe_sink_override(struct trbe_cpu *tc,
+			       const struct ete_sink_settings *s)
+{
+	tc->saved_cfg = tc->cfg;
+	tc->cfg_override = true;
+	if (s->fill_mode != ETE_SINK_UNSET)
+		tc->cfg.fm = s->fill_mode;
+	if (s->trigger_mode != ETE_SINK_UNSET)
+		tc->cfg.tm = s->trigger_mode;
+	if (s->trigger_count != ETE_SINK_UNSET)
+		tc->cfg.trig_count = s->trigger_count;
+}
+
+static void trbe_sink_restore(struct trbe_cpu *tc)
+{
+	if (!tc->cfg_override)
+		return;
+	tc->cfg.fm = tc->saved_cfg.fm;
+	tc->cfg.tm = tc->saved_cfg.tm;
+	tc->cfg.trig_count = tc->saved_cfg.trig_count;
+	tc->cfg_override = false;
+}
+
+static int trbe_sink_start(void *priv, int cpu,
+			   const struct ete_sink_settings *s)
 {
 	struct trbe_cpu *tc = trbe_sink_cpu(priv, cpu);
 	struct ete_trbe_mmap_page *hdr;
@@ -76,6 +139,8 @@ static int trbe_sink_start_local(void *priv, int cpu)
 		ret = -EBUSY;
 		goto out_unlock;
 	}
+	if (s)
+		trbe_sink_override(tc, s);
 	hdr = tc->buf->hdr;
 	hdr->last_error = 0;
 	hdr->last_status = 0;
@@ -98,6 +163,17 @@ out_unlock:
 	return ret;
 }
 
+static int trbe_sink_start_local(void *priv, int cpu)
+{
+	return trbe_sink_start(priv, cpu, NULL);
+}
+
+static int trbe_sink_start_local_with(void *priv, int cpu,
+				      const struct ete_sink_settings *s)
+{
+	return trbe_sink_start(priv, cpu, s);
+}
+
 static void trbe_sink_stop_local(void *priv, int cpu)
 {
 	struct trbe_cpu *tc = trbe_sink_cpu(priv, cpu);
@@ -112,6 +188,7 @@ static void trbe_sink_stop_local(void *priv, int cpu)
 		    tc->state == ETE_TRBE_STATE_WAITING)
 			trbe_stream_set_state(tc, ETE_TRBE_STATE_IDLE);
 	}
+	trbe_sink_restore(tc);
 	raw_spin_unlock(&tc->slock);
 }
 
@@ -124,6 +201,8 @@ static const struct ete_sink_ops trbe_sink_ops = {
 	.save_local = trbe_pm_save_local,
 	.restore_local = trbe_pm_restore_local,
 	.forget = trbe_pm_forget,
+	.check = trbe_sink_check,
+	.start_local_with = trbe_sink_start_local_with,
 };
 
 /**

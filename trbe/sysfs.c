@@ -2,9 +2,12 @@
 /*
  * sysfs attributes of /sys/class/trbe/trbe<N>: one value per file.
  *
- * Sizes are bytes, read in decimal or 0x hex.  The buffer geometry
- * (buffer_size, watermark) changes only while the device is closed, the
- * modes only while no session runs: -EBUSY otherwise, old value kept.
+ * Sizes are bytes, read in decimal or 0x hex; numbers and mode names are
+ * parsed by ete.ko's parameter helpers, as the ETE sysfs and configfs files
+ * are (a configfs profile's trbe/ directory takes the same names).  The
+ * buffer geometry (buffer_size, watermark) changes only while the device
+ * is closed, the modes only while no session runs: -EBUSY otherwise, old
+ * value kept.
  */
 
 #include <linux/device.h>
@@ -13,37 +16,14 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
+#include <ete/param.h>
+
 #include "drv.h"
-
-static const char * const trbe_fm_names[] = {
-	[TRBE_FM_FILL] = "fill",
-	[TRBE_FM_WRAP] = "wrap",
-	[2] = "",
-	[TRBE_FM_CIRCULAR] = "circular",
-};
-
-static const char * const trbe_tm_names[] = {
-	[TRBE_TM_STOP] = "stop",
-	[TRBE_TM_IRQ] = "irq",
-	[2] = "",
-	[TRBE_TM_IGNORE] = "ignore",
-};
 
 static const char * const trbe_policy_names[] = {
 	[TRBE_POLICY_STOP] = "stop",
 	[TRBE_POLICY_DROP] = "drop",
 };
-
-/* Parse a name into an index of @names, skipping the "" holes. */
-static int trbe_match_name(const char * const *names, size_t n,
-			   const char *buf)
-{
-	int i = __sysfs_match_string(names, n, buf);
-
-	if (i < 0 || !*names[i])
-		return -EINVAL;
-	return i;
-}
 
 enum trbe_cfg_field {
 	TRBE_CFG_SIZE,
@@ -95,145 +75,126 @@ out_unlock:
 	return ret;
 }
 
-static ssize_t buffer_size_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
+static u64 trbe_cfg_get(const struct trbe_cfg *cfg, enum trbe_cfg_field f)
 {
-	struct trbe_cpu *tc = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%llu\n", READ_ONCE(tc->cfg.size));
+	switch (f) {
+	case TRBE_CFG_SIZE:
+		return READ_ONCE(cfg->size);
+	case TRBE_CFG_WMARK:
+		return READ_ONCE(cfg->wmark);
+	case TRBE_CFG_FM:
+		return READ_ONCE(cfg->fm);
+	case TRBE_CFG_TM:
+		return READ_ONCE(cfg->tm);
+	case TRBE_CFG_TRIG_COUNT:
+		return READ_ONCE(cfg->trig_count);
+	case TRBE_CFG_POLICY:
+		return READ_ONCE(cfg->policy);
+	}
+	return 0;
 }
 
-static ssize_t buffer_size_store(struct device *dev,
-				 struct device_attribute *attr,
-				 const char *buf, size_t len)
+/* A power of two from two pages to 256 MiB */
+static int trbe_check_size(u64 size)
 {
-	struct trbe_cpu *tc = dev_get_drvdata(dev);
-	u64 size;
-	ssize_t ret;
-
-	ret = kstrtou64(buf, 0, &size);
-	if (ret)
-		return ret;
 	if (!is_power_of_2(size) || size < TRBE_BUF_MIN || size > TRBE_BUF_MAX)
 		return -EINVAL;
-	return trbe_cfg_set(tc, TRBE_CFG_SIZE, size, len);
-}
-static DEVICE_ATTR_RW(buffer_size);
-
-static ssize_t watermark_show(struct device *dev,
-			      struct device_attribute *attr, char *buf)
-{
-	struct trbe_cpu *tc = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%llu\n", READ_ONCE(tc->cfg.wmark));
+	return 0;
 }
 
-static ssize_t watermark_store(struct device *dev,
-			       struct device_attribute *attr,
-			       const char *buf, size_t len)
+/* 0: half the buffer; else whole pages, a power of two */
+static int trbe_check_wmark(u64 wmark)
 {
-	struct trbe_cpu *tc = dev_get_drvdata(dev);
-	u64 wmark;
-	ssize_t ret;
-
-	ret = kstrtou64(buf, 0, &wmark);
-	if (ret)
-		return ret;
-	/* 0: half the buffer; else whole pages, a power of two */
 	if (wmark && (!is_power_of_2(wmark) || wmark < PAGE_SIZE ||
 		      wmark > TRBE_BUF_MAX))
 		return -EINVAL;
-	return trbe_cfg_set(tc, TRBE_CFG_WMARK, wmark, len);
+	return 0;
 }
-static DEVICE_ATTR_RW(watermark);
 
-static ssize_t fill_mode_show(struct device *dev,
-			      struct device_attribute *attr, char *buf)
+/* TRBTRG is 32 bits */
+static int trbe_check_trig_count(u64 count)
 {
-	struct trbe_cpu *tc = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n", trbe_fm_names[READ_ONCE(tc->cfg.fm)]);
+	return count > U32_MAX ? -ERANGE : 0;
 }
 
-static ssize_t fill_mode_store(struct device *dev,
-			       struct device_attribute *attr,
-			       const char *buf, size_t len)
+/**
+ * struct trbe_cfg_attr - a file of &struct trbe_cfg
+ * @attr: the attribute
+ * @field: the field it shows and sets
+ * @names: the names of a mode's values (by value, "" for none), or NULL
+ *	for a number
+ * @nnames: entries of @names
+ * @check: for a number, its validation: 0, -EINVAL or -ERANGE
+ */
+struct trbe_cfg_attr {
+	struct device_attribute attr;
+	enum trbe_cfg_field field;
+	const char * const *names;
+	size_t nnames;
+	int (*check)(u64 val);
+};
+
+static ssize_t trbe_cfg_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
 {
+	struct trbe_cfg_attr *ca = container_of(attr, struct trbe_cfg_attr,
+						attr);
 	struct trbe_cpu *tc = dev_get_drvdata(dev);
-	int fm = trbe_match_name(trbe_fm_names, ARRAY_SIZE(trbe_fm_names), buf);
+	u64 val = trbe_cfg_get(&tc->cfg, ca->field);
 
-	if (fm < 0)
-		return fm;
-	return trbe_cfg_set(tc, TRBE_CFG_FM, fm, len);
+	if (ca->names)
+		return sysfs_emit(buf, "%s\n", ca->names[val]);
+	return sysfs_emit(buf, "%llu\n", val);
 }
-static DEVICE_ATTR_RW(fill_mode);
 
-static ssize_t trigger_mode_show(struct device *dev,
-				 struct device_attribute *attr, char *buf)
+static ssize_t trbe_cfg_store(struct device *dev,
+			      struct device_attribute *attr, const char *buf,
+			      size_t len)
 {
+	struct trbe_cfg_attr *ca = container_of(attr, struct trbe_cfg_attr,
+						attr);
 	struct trbe_cpu *tc = dev_get_drvdata(dev);
+	u64 val;
+	int ret;
 
-	return sysfs_emit(buf, "%s\n", trbe_tm_names[READ_ONCE(tc->cfg.tm)]);
+	if (ca->names) {
+		ret = ete_param_match(ca->names, ca->nnames, buf);
+		if (ret < 0)
+			return ret;
+		val = ret;
+	} else {
+		ret = ete_param_parse(buf, &val);
+		if (!ret)
+			ret = ca->check(val);
+		if (ret)
+			return ret;
+	}
+	return trbe_cfg_set(tc, ca->field, val, len);
 }
 
-static ssize_t trigger_mode_store(struct device *dev,
-				  struct device_attribute *attr,
-				  const char *buf, size_t len)
-{
-	struct trbe_cpu *tc = dev_get_drvdata(dev);
-	int tm = trbe_match_name(trbe_tm_names, ARRAY_SIZE(trbe_tm_names), buf);
+#define TRBE_CFG_NUM(_name, _field, _check)				\
+	static struct trbe_cfg_attr trbe_cfg_attr_##_name = {		\
+		.attr = __ATTR(_name, 0644, trbe_cfg_show, trbe_cfg_store), \
+		.field = _field,					\
+		.check = _check,					\
+	}
+#define TRBE_CFG_MODE(_name, _field, _names, _n)			\
+	static struct trbe_cfg_attr trbe_cfg_attr_##_name = {		\
+		.attr = __ATTR(_name, 0644, trbe_cfg_show, trbe_cfg_store), \
+		.field = _field,					\
+		.names = _names,					\
+		.nnames = _n,						\
+	}
 
-	if (tm < 0)
-		return tm;
-	return trbe_cfg_set(tc, TRBE_CFG_TM, tm, len);
-}
-static DEVICE_ATTR_RW(trigger_mode);
-
-static ssize_t trigger_count_show(struct device *dev,
-				  struct device_attribute *attr, char *buf)
-{
-	struct trbe_cpu *tc = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(tc->cfg.trig_count));
-}
-
-static ssize_t trigger_count_store(struct device *dev,
-				   struct device_attribute *attr,
-				   const char *buf, size_t len)
-{
-	struct trbe_cpu *tc = dev_get_drvdata(dev);
-	u32 count;
-	ssize_t ret;
-
-	ret = kstrtou32(buf, 0, &count);
-	if (ret)
-		return ret;
-	return trbe_cfg_set(tc, TRBE_CFG_TRIG_COUNT, count, len);
-}
-static DEVICE_ATTR_RW(trigger_count);
-
-static ssize_t when_behind_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
-{
-	struct trbe_cpu *tc = dev_get_drvdata(dev);
-
-	return sysfs_emit(buf, "%s\n",
-			  trbe_policy_names[READ_ONCE(tc->cfg.policy)]);
-}
-
-static ssize_t when_behind_store(struct device *dev,
-				 struct device_attribute *attr,
-				 const char *buf, size_t len)
-{
-	struct trbe_cpu *tc = dev_get_drvdata(dev);
-	int p = trbe_match_name(trbe_policy_names,
-				ARRAY_SIZE(trbe_policy_names), buf);
-
-	if (p < 0)
-		return p;
-	return trbe_cfg_set(tc, TRBE_CFG_POLICY, p, len);
-}
-static DEVICE_ATTR_RW(when_behind);
+TRBE_CFG_NUM(buffer_size, TRBE_CFG_SIZE, trbe_check_size);
+TRBE_CFG_NUM(watermark, TRBE_CFG_WMARK, trbe_check_wmark);
+TRBE_CFG_MODE(fill_mode, TRBE_CFG_FM, ete_sink_fill_mode_names,
+	      ETE_SINK_MODE_NAMES);
+TRBE_CFG_MODE(trigger_mode, TRBE_CFG_TM, ete_sink_trig_mode_names,
+	      ETE_SINK_MODE_NAMES);
+TRBE_CFG_NUM(trigger_count, TRBE_CFG_TRIG_COUNT, trbe_check_trig_count);
+TRBE_CFG_MODE(when_behind, TRBE_CFG_POLICY, trbe_policy_names,
+	      ARRAY_SIZE(trbe_policy_names));
 
 static ssize_t present_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
@@ -254,12 +215,12 @@ static ssize_t errata_show(struct device *dev, struct device_attribute *attr,
 static DEVICE_ATTR_RO(errata);
 
 static struct attribute *trbe_dev_attrs[] = {
-	&dev_attr_buffer_size.attr,
-	&dev_attr_watermark.attr,
-	&dev_attr_fill_mode.attr,
-	&dev_attr_trigger_mode.attr,
-	&dev_attr_trigger_count.attr,
-	&dev_attr_when_behind.attr,
+	&trbe_cfg_attr_buffer_size.attr.attr,
+	&trbe_cfg_attr_watermark.attr.attr,
+	&trbe_cfg_attr_fill_mode.attr.attr,
+	&trbe_cfg_attr_trigger_mode.attr.attr,
+	&trbe_cfg_attr_trigger_count.attr.attr,
+	&trbe_cfg_attr_when_behind.attr.attr,
 	&dev_attr_present.attr,
 	&dev_attr_errata.attr,
 	NULL,

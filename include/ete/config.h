@@ -232,6 +232,8 @@ struct ete_image {
 };
 
 void ete_config_defaults(struct ete_config *cfg, const struct ete_caps *caps);
+void ete_config_defaults_cpu(struct ete_config *cfg,
+			     const struct ete_caps *caps, int cpu);
 const char *ete_config_conflict(const struct ete_config *cfg);
 int ete_config_validate(const struct ete_config *cfg,
 			const struct ete_caps *caps);

@@ -209,6 +209,8 @@ extern struct notifier_block ete_pm_cpu_pm_nb;
  * sysfs and discovery
  */
 
+int ete_configfs_init(void);
+void ete_configfs_exit(void);
 int ete_sysfs_init(void);
 void ete_sysfs_exit(void);
 int ete_sysfs_add(struct ete_unit *u);

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The user-visible parameters of a trace unit: one table of field
- * descriptors that drives the sysfs files (and, later, configfs items), so
- * that every ABI parses and validates a value the same way.
+ * descriptors that drives the sysfs files and the configfs profile items,
+ * so that every ABI parses and validates a value the same way.
  */
 #ifndef _ETE_PARAM_H
 #define _ETE_PARAM_H
 
+#include <linux/bitmap.h>
 #include <linux/types.h>
 #include <ete/caps.h>
 #include <ete/config.h>
@@ -76,6 +77,26 @@ struct ete_param {
 		     unsigned int idx, u64 val);
 };
 
+/* Bounds of the table, checked by the KUnit suite ete_param_overlay */
+#define ETE_PARAM_MAX		96	/* entries of ete_params[] */
+#define ETE_PARAM_MAX_INST	ETE_MAX_RS	/* instances of any group */
+#define ETE_PARAM_NAME_LEN	32	/* "addr15/context_type" and the like */
+
+/**
+ * struct ete_param_overlay - values set by the user, over a unit's defaults
+ * @cfg: the values; only those marked in @set mean anything
+ * @set: bit (table index * ETE_PARAM_MAX_INST + instance) for each value
+ *	the user wrote
+ *
+ * A configfs profile is an overlay: it applies to units whose capabilities
+ * differ, so it keeps what was written, not a whole configuration, and
+ * ete_param_overlay_apply() lays it over each unit's defaults.
+ */
+struct ete_param_overlay {
+	struct ete_config cfg;
+	DECLARE_BITMAP(set, ETE_PARAM_MAX * ETE_PARAM_MAX_INST);
+};
+
 extern const struct ete_param ete_params[];
 extern const unsigned int ete_num_params;
 
@@ -86,6 +107,7 @@ unsigned int ete_param_group_count(const struct ete_caps *caps,
 bool ete_param_visible(const struct ete_param *p, const struct ete_caps *caps,
 		       unsigned int idx);
 int ete_param_parse(const char *buf, u64 *val);
+int ete_param_parse_bool(const char *buf, bool *on);
 u64 ete_param_get(const struct ete_config *cfg, const struct ete_param *p,
 		  unsigned int idx);
 int ete_param_set(struct ete_config *cfg, const struct ete_caps *caps,
@@ -95,5 +117,26 @@ int ete_param_store(struct ete_config *cfg, const struct ete_caps *caps,
 		    const char *buf);
 int ete_param_format(const struct ete_config *cfg, const struct ete_param *p,
 		     unsigned int idx, char *buf, size_t len);
+int ete_param_match(const char * const *names, size_t n, const char *buf);
+
+/* The sink's fill and trigger modes by name, indexed by TRBLIMITR value */
+#define ETE_SINK_MODE_NAMES	4
+extern const char * const ete_sink_fill_mode_names[ETE_SINK_MODE_NAMES];
+extern const char * const ete_sink_trig_mode_names[ETE_SINK_MODE_NAMES];
+
+unsigned int ete_param_group_max(enum ete_param_group group);
+int ete_param_group_dir(enum ete_param_group group, unsigned int idx,
+			char *buf, size_t len);
+int ete_param_name(const struct ete_param *p, unsigned int idx, char *buf,
+		   size_t len);
+int ete_param_overlay_store(struct ete_param_overlay *o,
+			    const struct ete_caps *caps,
+			    const struct ete_param *p, unsigned int idx,
+			    const char *buf);
+int ete_param_overlay_apply(const struct ete_param_overlay *o,
+			    const struct ete_caps *caps,
+			    struct ete_config *cfg,
+			    const struct ete_param **bad,
+			    unsigned int *bad_idx);
 
 #endif /* _ETE_PARAM_H */

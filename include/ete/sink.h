@@ -20,8 +20,46 @@
 #include <linux/cpumask.h>
 #include <linux/types.h>
 
+#include <ete/caps.h>
+#include <ete/config.h>
+
 struct module;
 struct ete_session;
+
+/* A sink setting the session leaves as the sink has it */
+#define ETE_SINK_UNSET		(-1)
+
+/**
+ * struct ete_sink_settings - what a session asks of the sink on each CPU
+ * @buffer_size: the CPU's buffer must have this many bytes; 0: any
+ * @fill_mode: &enum trbe_fill_mode for the session, or ETE_SINK_UNSET
+ * @trigger_mode: &enum trbe_trig_mode for the session, or ETE_SINK_UNSET
+ * @trigger_count: bytes collected after a trigger (TRBTRG), or
+ *	ETE_SINK_UNSET
+ *
+ * A configfs profile carries these; the sink applies them for the session
+ * only and goes back to its own settings when the session stops.
+ */
+struct ete_sink_settings {
+	u64 buffer_size;
+	s64 fill_mode;
+	s64 trigger_mode;
+	s64 trigger_count;
+};
+
+/**
+ * ete_sink_settings_empty() - whether settings ask nothing of the sink
+ * @s: the settings, or NULL
+ *
+ * Context: any context.
+ * Return: true if every field is left as the sink has it.
+ */
+static inline bool ete_sink_settings_empty(const struct ete_sink_settings *s)
+{
+	return !s || (!s->buffer_size && s->fill_mode == ETE_SINK_UNSET &&
+		      s->trigger_mode == ETE_SINK_UNSET &&
+		      s->trigger_count == ETE_SINK_UNSET);
+}
 
 /**
  * struct ete_sink_ops - a trace sink (the TRBE driver)
@@ -50,6 +88,13 @@ struct ete_session;
  * @forget: optional; the session ended while @cpu was offline with its
  *	state saved: drop that state (no register is touched).  Context:
  *	process context, any CPU, CPU hotplug lock held; must not sleep.
+ * @check: optional: whether the sink on @cpu can take the settings @s.
+ *	Return 0, or -EINVAL/-EOPNOTSUPP with @field set to the name of the
+ *	setting refused ("buffer_size"...).  Context: process context, under
+ *	the session lock; must not sleep or take the sink's own mutexes.
+ *	A sink without @check refuses any non-empty settings.
+ * @start_local_with: optional: start_local() with settings @s (already
+ *	checked) that hold until stop_local().  Same context as start_local().
  *
  * Every callback receives the @priv given to ete_sink_register().
  */
@@ -62,6 +107,43 @@ struct ete_sink_ops {
 	void (*save_local)(void *priv, int cpu);
 	void (*restore_local)(void *priv, int cpu);
 	void (*forget)(void *priv, int cpu);
+	int (*check)(void *priv, int cpu, const struct ete_sink_settings *s,
+		     const char **field);
+	int (*start_local_with)(void *priv, int cpu,
+				const struct ete_sink_settings *s);
+};
+
+/**
+ * struct ete_session_args - how to start a session (beyond its CPUs)
+ * @who: the owner's name, shown in each unit's "status"; must outlive
+ *	the session
+ * @config: optional: fill @cfg, the configuration of the unit of @cpu
+ *	(whose capabilities are @caps), instead of using the unit's own (the
+ *	one sysfs shows).  Return 0, or a negative errno and set @why to
+ *	what refused (a string that lives as long as @data).  Context:
+ *	process context, under the session lock; must not sleep.
+ * @sink: optional settings for the sink of every CPU (see
+ *	&struct ete_sink_ops.check); must outlive the session
+ * @data: passed to @config
+ * @failed_cpu: out: on failure, the CPU that refused, or -1
+ * @failed_why: out: on failure, what went wrong there (a string literal)
+ * @failed_field: out: on failure, the field that refused (from @config,
+ *	or the sink's &ete_sink_ops.check), or NULL
+ * @failed_sink: out: @failed_field names a sink setting
+ *
+ * @who, @config, @sink and @data are kept by the session, for
+ * ete_session_add_cpu().
+ */
+struct ete_session_args {
+	const char *who;
+	int (*config)(void *data, int cpu, const struct ete_caps *caps,
+		      struct ete_config *cfg, const char **why);
+	const struct ete_sink_settings *sink;
+	void *data;
+	int failed_cpu;
+	const char *failed_why;
+	const char *failed_field;
+	bool failed_sink;
 };
 
 /**
@@ -119,6 +201,50 @@ void ete_sink_unregister(const struct ete_sink_ops *ops);
  */
 int ete_session_start(const struct cpumask *cpus, const char *who,
 		      struct ete_session **sessp);
+
+/**
+ * ete_session_start_args() - ete_session_start() with a configuration
+ *	provider and sink settings
+ * @cpus: the CPUs, as for ete_session_start()
+ * @args: the owner, the optional configuration and sink settings; on
+ *	failure, where it failed
+ * @sessp: receives the session on success
+ *
+ * As ete_session_start(), all or none: every CPU is checked (unit, other
+ * sessions, configuration against its unit's capabilities, conflicts,
+ * sink and sink settings) before any is started, and a CPU that fails to
+ * start stops those started before it.
+ *
+ * Context: process context; sleeps.
+ * Return: as ete_session_start(), and the errors of &ete_session_args.config
+ * and &ete_sink_ops.check.
+ */
+int ete_session_start_args(const struct cpumask *cpus,
+			   struct ete_session_args *args,
+			   struct ete_session **sessp);
+
+/**
+ * ete_session_add_cpu() - start one more CPU in a running session
+ * @sess: the session
+ * @cpu: the CPU
+ *
+ * For an owner whose CPU left the session (it went offline, or its sink
+ * failed) and has come back.  A CPU already in @sess is left alone.
+ *
+ * Context: process context; sleeps.
+ * Return: 0, or the errors of ete_session_start_args() for that CPU.
+ */
+int ete_session_add_cpu(struct ete_session *sess, int cpu);
+
+/**
+ * ete_session_has_cpu() - whether a CPU is traced by a session
+ * @sess: the session
+ * @cpu: the CPU
+ *
+ * Context: process context; takes the session lock.
+ * Return: true if @cpu is in @sess.
+ */
+bool ete_session_has_cpu(struct ete_session *sess, int cpu);
 
 /**
  * ete_session_stop() - stop and free a session

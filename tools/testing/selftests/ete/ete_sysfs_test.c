@@ -27,6 +27,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "ete_attr_cases.h"
+#include "ete_file_io.h"
 
 #define UNIT		"/sys/class/ete/ete%d/%s"
 #define MODEL		"/sys/kernel/debug/ete_model/cpu%d/%s"
@@ -38,36 +40,6 @@ static const char *pathf(const char *fmt, int cpu, const char *name)
 {
 	snprintf(path_buf, sizeof(path_buf), fmt, cpu, name);
 	return path_buf;
-}
-
-/* Write @val; 0 or -errno */
-static int put(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/* Read a whole file into @buf; length or -errno */
-static int get(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return n;
 }
 
 static int unit_put(int cpu, const char *attr, const char *val)
@@ -179,123 +151,11 @@ FIXTURE_TEARDOWN(ete)
 	sink_present((1UL << ncpus()) - 1);
 }
 
-/*
- * One attribute: a valid value and where it lands in the model (register,
- * mask, expected field), and a value beyond this unit's capabilities
- * (rich profile: 8 ARCs, 16 SACs, 32 selectors, 4 PE comparators, 32-bit
- * context IDs and VMIDs, EXLEVEL_S = EL0, EL1, EL3) with its errno.
- */
-struct attr_case {
-	const char *attr;
-	const char *valid;
-	const char *reg;
-	unsigned long long mask;
-	unsigned long long want;
-	const char *beyond;
-	int beyond_err;
-};
-
-static const struct attr_case attrs[] = {
-	{ "cycle_count", "1", "TRCCONFIGR", 0x10, 0x10, "2", ERANGE },
-	{ "cc_threshold", "0x123", "TRCCCCTLR", 0xfff, 0x123, "3", ERANGE },
-	{ "timestamp", "1", "TRCCONFIGR", 0x800, 0x800, "2", ERANGE },
-	{ "ts_event", "0x85", "TRCTSCTLR", 0xff, 0x85, "0x90", ERANGE },
-	{ "branch_broadcast", "1", "TRCCONFIGR", 0x8, 0x8, "2", ERANGE },
-	{ "bb_include", "1", "TRCBBCTLR", 0x100, 0x100, "2", ERANGE },
-	{ "bb_ranges", "0x81", "TRCBBCTLR", 0xff, 0x81, "0x100", ERANGE },
-	{ "return_stack", "1", "TRCCONFIGR", 0x1000, 0x1000, "2", ERANGE },
-	{ "context_id", "0", "TRCCONFIGR", 0x40, 0, "2", ERANGE },
-	{ "vmid", "1", "TRCCONFIGR", 0x80, 0x80, "2", ERANGE },
-	{ "q_elements", "3", "TRCCONFIGR", 0x6000, 0x6000, "2", ERANGE },
-	{ "q_include", "1", "TRCQCTLR", 0x100, 0x100, "2", ERANGE },
-	{ "q_ranges", "3", "TRCQCTLR", 0xff, 0x3, "0x100", ERANGE },
-	{ "stall", "1", "TRCSTALLCTLR", 0x100, 0x100, "2", ERANGE },
-	{ "stall_level", "2", "TRCSTALLCTLR", 0xc, 0x8, "4", ERANGE },
-	{ "no_overflow", "1", "TRCSTALLCTLR", 0x2100, 0x2100, "2", ERANGE },
-	{ "sync_period", "1024", "TRCSYNCPR", 0x1f, 10, "128", ERANGE },
-	{ "trace_id", "0x42", "TRCTRACEIDR", 0x7f, 0x42, "0x70", ERANGE },
-	{ "el_ns", "1", "TRCVICTLR", 0x700000, 0x600000, "8", ERANGE },
-	{ "el_s", "1", "TRCVICTLR", 0xf0000, 0xa0000, "4", EOPNOTSUPP },
-	{ "viewinst_event", "0x81", "TRCVICTLR", 0xff, 0x81, "0x20", ERANGE },
-	{ "ss_status", "0", "TRCVICTLR", 0x200, 0, "2", ERANGE },
-	{ "trace_errors", "1", "TRCVICTLR", 0x800, 0x800, "2", ERANGE },
-	{ "include_ranges", "5", "TRCVIIECTLR", 0xff, 5, "0x100", ERANGE },
-	{ "exclude_ranges", "0x80", "TRCVIIECTLR", 0xff0000, 0x800000,
-	  "0x100", ERANGE },
-	{ "start_addrs", "3", "TRCVISSCTLR", 0xffff, 3, "0x10000", ERANGE },
-	{ "stop_addrs", "0x8000", "TRCVISSCTLR", 0xffff0000, 0x80000000,
-	  "0x10000", ERANGE },
-	{ "atb_trigger", "1", "TRCEVENTCTL1R", 0x800, 0x800, "2", ERANGE },
-	{ "event0/select", "3", "TRCEVENTCTL0R", 0xff, 3, "0x40", ERANGE },
-	{ "event3/select", "0x8f", "TRCEVENTCTL0R", 0xff000000, 0x8f000000,
-	  "0x90", ERANGE },
-	{ "event2/trace", "1", "TRCEVENTCTL1R", 0x4, 0x4, "2", ERANGE },
-	{ "extin1/select", "31", "TRCEXTINSELR1", 0xffff, 31, "32", ERANGE },
-	{ "seq/state", "3", "TRCSEQSTR", 0x3, 3, "4", ERANGE },
-	{ "seq/reset_event", "0x84", "TRCSEQRSTEVR", 0xff, 0x84, "0x20",
-	  ERANGE },
-	{ "seq/fwd0", "2", "TRCSEQEVR0", 0xff, 2, "0x91", ERANGE },
-	{ "seq/fwd1", "0x1f", "TRCSEQEVR1", 0xff, 0x1f, "0x100", ERANGE },
-	{ "seq/fwd2", "0x80", "TRCSEQEVR2", 0xff, 0x80, "0xa0", ERANGE },
-	{ "seq/bwd0", "4", "TRCSEQEVR0", 0xff00, 0x400, "0x20", ERANGE },
-	{ "seq/bwd1", "0x81", "TRCSEQEVR1", 0xff00, 0x8100, "0x40", ERANGE },
-	{ "seq/bwd2", "0x83", "TRCSEQEVR2", 0xff00, 0x8300, "0x93", ERANGE },
-	{ "addr5/value", "0xffff800012345678", "TRCACVR5", ~0ULL,
-	  0xffff800012345678ULL, "0x10000000000000000", ERANGE },
-	{ "addr5/context_type", "1", "TRCACATR5", 0xc, 0x4, "4", ERANGE },
-	{ "addr5/context", "7", "TRCACATR5", 0x70, 0x70, "8", ERANGE },
-	{ "addr5/el_ns", "1", "TRCACATR5", 0x7000, 0x6000, "8", ERANGE },
-	{ "addr5/el_s", "8", "TRCACATR5", 0xf00, 0x300, "4", EOPNOTSUPP },
-	{ "cntr2/reload", "0x1234", "TRCCNTRLDVR2", 0xffff, 0x1234,
-	  "0x10000", ERANGE },
-	{ "cntr2/value", "0x4321", "TRCCNTVR2", 0xffff, 0x4321, "65536",
-	  ERANGE },
-	{ "cntr2/count_event", "0x85", "TRCCNTCTLR2", 0xff, 0x85, "0x90",
-	  ERANGE },
-	{ "cntr2/reload_event", "3", "TRCCNTCTLR2", 0xff00, 0x300, "0x20",
-	  ERANGE },
-	{ "cntr2/reload_self", "1", "TRCCNTCTLR2", 0x10000, 0x10000, "2",
-	  ERANGE },
-	{ "cntr3/chain", "1", "TRCCNTCTLR3", 0x20000, 0x20000, "2", ERANGE },
-	{ "ss6/sac", "0x8001", "TRCSSCCR6", 0xffff, 0x8001, "0x10000",
-	  ERANGE },
-	{ "ss6/arc", "0x81", "TRCSSCCR6", 0xff0000, 0x810000, "0x100",
-	  ERANGE },
-	{ "ss6/pc", "0xf", "TRCSSPCICR6", 0xff, 0xf, "0x10", ERANGE },
-	{ "ss6/multi_shot", "1", "TRCSSCCR6", 0x1000000, 0x1000000, "2",
-	  ERANGE },
-	{ "ss6/fired", "1", "TRCSSCSR6", 0x80000000, 0x80000000, "2",
-	  ERANGE },
-	{ "rs4/group", "2", "TRCRSCTLR4", 0xf0000, 0x20000, "8", ERANGE },
-	{ "rs4/select", "0xa", "TRCRSCTLR4", 0xffff, 0xa, "0x10", ERANGE },
-	{ "rs5/invert", "1", "TRCRSCTLR5", 0x100000, 0x100000, "2", ERANGE },
-	{ "rs4/pair_invert", "1", "TRCRSCTLR4", 0x200000, 0x200000, "2",
-	  ERANGE },
-	{ "ctxid3/value", "0xdeadbeef", "TRCCIDCVR3", ~0ULL, 0xdeadbeef,
-	  "0x100000000", ERANGE },
-	{ "ctxid3/mask", "5", "TRCCIDCCTLR0", 0xff000000, 0x05000000, "0x10",
-	  ERANGE },
-	{ "ctxid6/mask", "3", "TRCCIDCCTLR1", 0xff0000, 0x30000, "0x1f",
-	  ERANGE },
-	{ "vmid1/value", "0x1234", "TRCVMIDCVR1", ~0ULL, 0x1234,
-	  "0x100000000", ERANGE },
-	{ "vmid1/mask", "0xf", "TRCVMIDCCTLR0", 0xff00, 0xf00, "0x10",
-	  ERANGE },
-};
-
-/* Fields a case needs set first (Table D4-25: no-overflow is a stall mode) */
-static const struct { const char *attr, *pre, *val; } prereqs[] = {
-	{ "no_overflow", "stall", "1" },
-};
-
 static int put_pre(int cpu, const struct attr_case *c)
 {
-	size_t i;
+	int i = prereq_of(c->attr);
 
-	for (i = 0; i < ARRAY_SIZE(prereqs); i++)
-		if (!strcmp(c->attr, prereqs[i].attr))
-			return unit_put(cpu, prereqs[i].pre, prereqs[i].val);
-	return 0;
+	return i < 0 ? 0 : unit_put(cpu, prereqs[i].pre, prereqs[i].val);
 }
 
 /* "addr5/value" -> "addr/value": the kind of attribute */
@@ -485,13 +345,6 @@ TEST_F(ete, valid_values_reach_the_model)
 /* Malformed values: documented errno, old value kept */
 TEST_F(ete, malformed_values_are_refused)
 {
-	static const struct { const char *val; int err; } bad[] = {
-		{ "\n", EINVAL },			/* empty */
-		{ "abc", EINVAL },			/* not a number */
-		{ "-1", EINVAL },			/* negative */
-		{ "12abc", EINVAL },			/* trailing garbage */
-		{ "99999999999999999999999", ERANGE },	/* huge */
-	};
 	unsigned long long before, after;
 	size_t i, j;
 	int refused = 0;
@@ -505,9 +358,10 @@ TEST_F(ete, malformed_values_are_refused)
 		ASSERT_EQ(put_pre(0, c), 0);
 		ASSERT_EQ(unit_put(0, c->attr, c->valid), 0) TH_LOG("%s", c->attr);
 		ASSERT_EQ(unit_get_num(0, c->attr, &before), 0);
-		for (j = 0; j < ARRAY_SIZE(bad); j++) {
-			EXPECT_EQ(unit_put(0, c->attr, bad[j].val), -bad[j].err)
-				TH_LOG("%s <- \"%s\"", c->attr, bad[j].val);
+		for (j = 0; j < ARRAY_SIZE(bad_values); j++) {
+			EXPECT_EQ(unit_put(0, c->attr, bad_values[j].val),
+				  -bad_values[j].err)
+				TH_LOG("%s <- \"%s\"", c->attr, bad_values[j].val);
 			refused++;
 		}
 		EXPECT_EQ(unit_put(0, c->attr, c->beyond), -c->beyond_err)
