@@ -257,8 +257,12 @@ static int __init em_init(void)
 	em_global = ete_model_create(em_profile_name);
 	if (!em_global)
 		return -EINVAL;
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		em_global->units[cpu]->rate = em_rate;
+		ret = em_gen_init(em_global->units[cpu]);
+		if (ret)
+			goto err_destroy;
+	}
 	ete_model_set_irq(em_global, ete_model_trbe_virq(), true);
 	ete_model_set_midr(em_global, em_midr);
 	ret = cpu_pm_register_notifier(&em_cpu_pm_nb);

@@ -309,6 +309,7 @@ void ete_model_destroy(struct ete_model *m)
 			continue;
 		em_unit_stop_deferred(u);
 		kfree(u->gen.replay);
+		em_gen_free(u);
 		kfree(u);
 	}
 	kfree(m);
