@@ -13,6 +13,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -280,12 +281,18 @@ static void em_resources_step(struct em_unit *u)
  * em_gen_run() - generate about @budget bytes of trace
  * @u: the unit
  * @budget: bytes to produce
+ * @max_ns: stop after about this long (0: no limit)
+ *
+ * The timer's call is bounded in time as well: under emulation the walk
+ * can cost more than a tick, and a tick handler that outlasts its period
+ * never leaves hard-IRQ context.  A PE that was not run executed nothing.
  *
  * Context: the unit's lock held.
  */
-void em_gen_run(struct em_unit *u, unsigned int budget)
+void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns)
 {
-	unsigned int start;
+	u64 t0 = max_ns ? ktime_get_ns() : 0;
+	unsigned int start, steps = 0;
 
 	if (u->state != EM_RUNNING || u->prohibited ||
 	    !(u->trfcr_eff & (EM_TRFCR_E0TRE | EM_TRFCR_ExTRE)))
@@ -311,6 +318,8 @@ void em_gen_run(struct em_unit *u, unsigned int budget)
 				return;
 		}
 		if (u->gen.walk_err)
+			return;
+		if (max_ns && !(++steps & 63) && ktime_get_ns() - t0 > max_ns)
 			return;
 		start = u->gen.emitted;
 		em_gen_step(u);

@@ -289,7 +289,7 @@ void em_trbe_trigger(struct em_unit *u);
 
 /* gen.c: trace generation */
 void em_gen_start(struct em_unit *u);
-void em_gen_run(struct em_unit *u, unsigned int budget);
+void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns);
 int em_gen_init(struct em_unit *u);
 void em_gen_free(struct em_unit *u);
 bool em_fifo_push(struct em_unit *u, const u8 *buf, unsigned int len);

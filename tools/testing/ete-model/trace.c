@@ -188,12 +188,12 @@ static bool em_in_range(const struct em_trace_cfg *cfg, unsigned int pair,
 	return addr >= cfg->acvr[2 * pair] && addr <= cfg->acvr[2 * pair + 1];
 }
 
-static bool in_ranges(const struct em_trace_cfg *cfg, u8 pairs, u64 addr)
+static bool em_in_ranges(const struct em_trace_cfg *cfg, u8 pairs, u64 addr)
 {
-	unsigned int i;
+	unsigned long m;
 
-	for (i = 0; i < EM_TRACE_NR_AC / 2; i++)
-		if ((pairs & BIT(i)) && em_in_range(cfg, i, addr))
+	for (m = pairs; m; m &= m - 1)
+		if (em_in_range(cfg, __ffs(m), addr))
 			return true;
 	return false;
 }
@@ -217,23 +217,23 @@ static bool in_ranges(const struct em_trace_cfg *cfg, u8 pairs, u64 addr)
 bool em_trace_in_view(struct em_tracer *t, const struct em_trace_cfg *cfg,
 		      u64 addr, u8 el)
 {
-	unsigned int i;
+	unsigned long m;
 	bool active;
 
 	if (!(cfg->el_traced & BIT(el)))
 		return false;
-	for (i = 0; i < EM_TRACE_NR_AC; i++)
-		if ((cfg->start & BIT(i)) && addr == cfg->acvr[i])
+	for (m = cfg->start; m; m &= m - 1)
+		if (addr == cfg->acvr[__ffs(m)])
 			t->ss = true;
 	active = t->ss;
-	for (i = 0; i < EM_TRACE_NR_AC; i++)
-		if ((cfg->stop & BIT(i)) && addr == cfg->acvr[i])
+	for (m = cfg->stop; m; m &= m - 1)
+		if (addr == cfg->acvr[__ffs(m)])
 			t->ss = false;
 	if (!active)
 		return false;
-	if (cfg->include && !in_ranges(cfg, cfg->include, addr))
+	if (cfg->include && !em_in_ranges(cfg, cfg->include, addr))
 		return false;
-	return !in_ranges(cfg, cfg->exclude, addr);
+	return !em_in_ranges(cfg, cfg->exclude, addr);
 }
 EXPORT_SYMBOL_IF_KUNIT(em_trace_in_view);
 
@@ -243,7 +243,7 @@ static bool bb_applies(const struct em_trace_cfg *cfg, u64 addr)
 		return false;
 	if (!cfg->bb_ranges)
 		return true;
-	return in_ranges(cfg, cfg->bb_ranges, addr) == cfg->bb_include;
+	return em_in_ranges(cfg, cfg->bb_ranges, addr) == cfg->bb_include;
 }
 
 static void rs_push(struct em_tracer *t, u64 addr)
@@ -269,11 +269,19 @@ void em_trace_block(struct em_tracer *t, const struct em_trace_cfg *cfg,
 {
 	u8 pkt[EM_PKT_MAX];
 	int first = -1;
-	unsigned int i, n;
+	unsigned int i = 0, n;
 	u64 start, wp = b->end - 4;
 
 	t->cycles += b->n;
-	for (i = 0; i < b->n; i++) {
+	if (!(cfg->include | cfg->exclude | cfg->start | cfg->stop)) {
+		/* no address filter: ViewInst is the exception level's */
+		if (cfg->el_traced & BIT(b->el) && t->ss)
+			first = 0;
+		else
+			t->on = false;
+		i = b->n;
+	}
+	for (; i < b->n; i++) {
 		if (em_trace_in_view(t, cfg, b->start + 4 * i, b->el)) {
 			if (first < 0)
 				first = i;
