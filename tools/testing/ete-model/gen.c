@@ -195,9 +195,11 @@ static void em_gen_sync(struct em_unit *u, bool periodic)
 {
 	struct em_trace_out out = { em_gen_emit, em_gen_range, u };
 	struct em_gen *g = &u->gen;
-	u64 off = em_gen_offset(u);
 	u8 pkt[EM_PKT_ASYNC_LEN];
+	u64 off;
 
+	em_trace_flush(&g->tr, &out);
+	off = em_gen_offset(u);
 	if (em_fifo_push(u, pkt, em_pkt_async(pkt)) && g->truth.rec)
 		em_truth_async(&g->truth, off);
 	em_trace_sync(&g->tr, &g->cfg, &out, periodic);
