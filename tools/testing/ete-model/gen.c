@@ -294,7 +294,8 @@ static void em_resources_step(struct em_unit *u)
 void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns)
 {
 	u64 t0 = max_ns ? ktime_get_ns() : 0;
-	unsigned int start, steps = 0;
+	unsigned int steps = 0, max_steps = 4 * budget + 64;
+	u64 start;
 
 	if (u->state != EM_RUNNING || u->prohibited ||
 	    !(u->trfcr_eff & (EM_TRFCR_E0TRE | EM_TRFCR_ExTRE)))
@@ -321,11 +322,14 @@ void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns)
 		}
 		if (u->gen.walk_err)
 			return;
-		if (max_ns && !(++steps & 63) && ktime_get_ns() - t0 > max_ns)
+		if (max_ns && !(steps & 63) && ktime_get_ns() - t0 > max_ns)
+			return;
+		/* blocks that are not traced cost no bytes, but not forever */
+		if (++steps > max_steps)
 			return;
 		start = u->gen.emitted;
 		em_gen_step(u);
-		budget -= min(budget, max(1U, u->gen.emitted - start));
+		budget -= min_t(u64, budget, u->gen.emitted - start);
 	}
 }
 
