@@ -252,6 +252,7 @@ static void em_gen_recover(struct em_unit *u)
 	if (u->fifo_len + 2 > EM_FIFO_SIZE)
 		return;
 	u->overflow = false;
+	em_trace_lost(&u->gen.tr);
 	em_fifo_push(u, pkt, em_pkt_overflow(pkt));
 	u->gen.need_sync = true;
 }

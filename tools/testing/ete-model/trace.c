@@ -148,6 +148,21 @@ void em_trace_flush(struct em_tracer *t, const struct em_trace_out *out)
 EXPORT_SYMBOL_IF_KUNIT(em_trace_flush);
 
 /**
+ * em_trace_lost() - the unit overflowed: pending atoms are lost and the
+ *	trace restarts with Trace On after the next synchronization
+ * @t: the tracer
+ *
+ * Context: any.
+ */
+void em_trace_lost(struct em_tracer *t)
+{
+	t->natoms = 0;
+	t->on = false;
+	t->addr_valid = false;
+}
+EXPORT_SYMBOL_IF_KUNIT(em_trace_lost);
+
+/**
  * em_trace_reset() - a trace session starts
  * @t: the tracer
  * @cfg: the configuration
