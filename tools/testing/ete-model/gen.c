@@ -236,6 +236,16 @@ static unsigned int em_gen_replay(struct em_unit *u, unsigned int budget)
 	struct em_gen *g = &u->gen;
 	unsigned int n = min_t(size_t, budget, g->replay_len - g->replay_pos);
 
+	/*
+	 * Nothing takes the bytes (TRBE disabled or stopped): drop them
+	 * without copying, or a stopped unit would cost as much per tick
+	 * as a streaming one, in hard-IRQ context.
+	 */
+	if (!u->fifo_len && !em_trbe_enabled(u)) {
+		g->replay_pos += n;
+		u->bytes_dropped += n;
+		return n;
+	}
 	n = min(n, EM_FIFO_SIZE - u->fifo_len);
 	memcpy(u->fifo + u->fifo_len, g->replay + g->replay_pos, n);
 	u->fifo_len += n;
