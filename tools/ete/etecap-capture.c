@@ -39,7 +39,8 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
-static int setup_signals(void)
+/* Installed first thing: a ^C during setup means no capture at all */
+int etecap_setup_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 
@@ -395,10 +396,11 @@ int etecap_capture(struct etecap *e)
 {
 	int ret, ret2;
 
-	ret = setup_signals();
-	ret = ret ?: open_cpus(e);
+	ret = open_cpus(e);
 	if (!ret && e->o.cmd)
 		ret = spawn(e);
+	if (!ret && etecap_interrupted())
+		ret = -EINTR;
 	ret = ret ?: start_cpus(e);
 	if (ret) {
 		if (e->child)

@@ -20,7 +20,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/elf.h>
@@ -87,6 +86,9 @@ static __u64 copy_bytes(int fd, off_t off, __u64 len, const char *path)
 			break;
 		done += got;
 	}
+	/* OpenCSD 1.3.3 refuses a memory file of an odd length: pad to 4 */
+	if (done % 4 && pwrite(out, "\0\0\0", 4 - done % 4, done) > 0)
+		done += 4 - done % 4;
 	close(out);
 	if (!done)
 		unlink(path);
@@ -159,25 +161,60 @@ void etecap_mem_finish(struct etecap_memset *m)
 	m->log = NULL;
 }
 
+/*
+ * A copy of @src in the snapshot directory, read to its end: debugfs and
+ * proc files report no size.  Returns an fd open on it (already unlinked)
+ * and its size in @size, or -errno.
+ */
+static int stage(const char *dir, const char *src, __u64 *size)
+{
+	static char buf[COPY_CHUNK];
+	char path[512];
+	int in, fd;
+	ssize_t n;
+
+	*size = 0;
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	etecap_path(path, sizeof(path), "%s/.mem.tmp", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	unlink(path);
+	while (fd >= 0 && (n = read(in, buf, sizeof(buf))) > 0) {
+		if (write(fd, buf, n) != n) {
+			close(fd);
+			fd = -EIO;
+			break;
+		}
+		*size += n;
+	}
+	if (fd < 0 && fd != -EIO)
+		fd = -errno;
+	close(in);
+	return fd;
+}
+
 /* --mem FILE@VA, in the order given; 0 or -errno */
 int etecap_mem_add_files(struct etecap_memset *m, const char *dir,
 			 const struct etecap_opts *o)
 {
 	char what[160];
-	struct stat st;
 	int i, fd, ret = 0;
+	__u64 size;
 
 	for (i = 0; i < o->nmem && !ret; i++) {
-		fd = open(o->mem[i].file, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st)) {
-			ret = -errno;
+		fd = stage(dir, o->mem[i].file, &size);
+		if (fd >= 0 && !size) {
+			close(fd);
+			fd = -ENODATA;
+		}
+		if (fd < 0) {
 			fprintf(stderr, "etecap: %s: %s\n", o->mem[i].file,
-				strerror(errno));
-			break;
+				strerror(-fd));
+			return fd;
 		}
 		snprintf(what, sizeof(what), "--mem %s", o->mem[i].file);
-		ret = add_region(m, dir, o->mem[i].va, st.st_size, fd, 0, what,
-				 NULL);
+		ret = add_region(m, dir, o->mem[i].va, size, fd, 0, what, NULL);
 		close(fd);
 	}
 	return ret;

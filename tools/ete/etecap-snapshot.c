@@ -7,7 +7,8 @@
  *   snapshot.ini     [device_list] cpu_<N>.ini and ETE_<N>.ini per CPU,
  *                    [trace] metadata=trace.ini
  *   trace.ini        one buffer per CPU, ETB_<N>, file trace_cpu<N>.bin,
- *                    format source_data (the raw ETE byte stream)
+ *                    format source_data (the raw ETE byte stream); the
+ *                    buffers= list has no spaces (OpenCSD 1.3.3 keeps them)
  *   cpu_<N>.ini      the core (ARM-AA64) and a [dump<k>] per memory image
  *   ETE_<N>.ini      the trace unit, registers read back from the driver
  *   gaps_cpu<N>.txt  "offset lost reason" per gap the driver recorded
@@ -87,7 +88,7 @@ static int write_trace_ini(const struct etecap *e)
 		return -errno;
 	fprintf(f, "[trace_buffers]\nbuffers=");
 	for (i = 0; i < e->o.ncpus; i++)
-		fprintf(f, "%sbuffer%d", i ? ", " : "", i);
+		fprintf(f, "%sbuffer%d", i ? "," : "", i);
 	fprintf(f, "\n");
 	for (i = 0; i < e->o.ncpus; i++)
 		fprintf(f, "\n[buffer%d]\nname=ETB_%d\nfile=trace_cpu%d.bin\nformat=source_data\n",

@@ -226,6 +226,25 @@ int etecap_profile_cpus(const char *name, int *cpus, int max)
 	return ret;
 }
 
+/*
+ * A profile's trbe/buffer_size must be the size of each CPU's buffer, which
+ * is allocated when /dev/trbe<N> is opened: set it before the open.
+ */
+int etecap_profile_buffers(const char *name, const int *cpus, int n)
+{
+	char path[256], buf[32];
+	long long size;
+	int i, ret = 0;
+
+	snprintf(path, sizeof(path), PROFILES "%s/trbe/buffer_size", name);
+	if (etecap_sysfs_read(path, buf, sizeof(buf)))
+		return 0;
+	size = strtoll(buf, NULL, 0);
+	for (i = 0; i < n && size > 0 && !ret; i++)
+		ret = set(TRBE_SYSFS, cpus[i], "buffer_size", "%llu", size);
+	return ret;
+}
+
 /* Start (@on) or stop every CPU of a profile at once; 0 or -errno */
 int etecap_profile_activate(const char *name, bool on)
 {

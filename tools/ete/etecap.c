@@ -50,6 +50,15 @@ static int prepare_dir(const char *dir)
 	struct dirent *d;
 	DIR *dp;
 
+	char *slash;
+
+	/* mkdir -p */
+	snprintf(path, sizeof(path), "%s", dir);
+	for (slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = 0;
+		mkdir(path, 0755);
+		*slash = '/';
+	}
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "etecap: %s: %s\n", dir, strerror(errno));
 		return -errno;
@@ -97,7 +106,9 @@ static int setup(struct etecap *e)
 		e->o.ncpus = ret;
 	}
 	ret = prepare_dir(e->o.outdir);
-	if (!ret && !e->o.profile)
+	if (!ret && e->o.profile)
+		ret = etecap_profile_buffers(e->o.profile, e->o.cpus, e->o.ncpus);
+	else if (!ret)
 		ret = etecap_configure(&e->o);
 	if (ret)
 		return ret;
@@ -119,12 +130,16 @@ int main(int argc, char **argv)
 	ret = etecap_parse(&e.o, argc, argv);
 	if (ret)
 		return ret > 0 ? 0 : 2;
-	ret = setup(&e);
+	ret = etecap_setup_signals();
+	ret = ret ?: setup(&e);
 	if (ret)
 		return 1;
 	ret = etecap_capture(&e);
-	if (!e.started)
+	if (!e.started) {
+		if (etecap_interrupted())
+			fprintf(stderr, "etecap: interrupted before the trace started; nothing saved\n");
 		return 1;
+	}
 	if (e.o.kernel)
 		etecap_mem_add_kernel(&e.mem, e.o.outdir);
 	etecap_mem_finish(&e.mem);

@@ -127,10 +127,12 @@ int etecap_sysfs_write(const char *path, const char *fmt, ...);
 int etecap_sysfs_read(const char *path, char *buf, size_t size);
 int etecap_configure(const struct etecap_opts *o);
 int etecap_profile_cpus(const char *name, int *cpus, int max);
+int etecap_profile_buffers(const char *name, const int *cpus, int n);
 int etecap_profile_activate(const char *name, bool on);
 int etecap_write_unit_ini(const char *dir, int cpu);
 
 /* etecap-capture.c */
+int etecap_setup_signals(void);
 int etecap_capture(struct etecap *e);
 
 /* etecap-mem.c */
