@@ -235,7 +235,7 @@ static int spawn(struct etecap *e)
 	}
 	ptrace(PTRACE_SETOPTIONS, pid, NULL,
 	       PTRACE_O_TRACEEXIT | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-	       PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL);
+	       PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC);
 	e->child = pid;
 	add_tracee(pid);
 	return 0;
@@ -299,20 +299,28 @@ static bool reap(struct etecap *e)
 	return e->o.cmd && !e->child;
 }
 
-/* The capture ends with the command still running: save it, let it go */
+/*
+ * The capture ended with the command still running (duration, signal):
+ * save what its tasks have mapped, then end it with SIGTERM (SIGKILL if
+ * it is still there 2 s later).  Tasks it left behind run on, detached
+ * when etecap exits.
+ */
 static void release_tracees(struct etecap *e)
 {
+	long deadline = now_ms() + 2000;
 	int i;
 
-	for (i = 0; i < ntracees; i++) {
+	for (i = 0; i < ntracees; i++)
 		collect_task(e, tracees[i]);
-		ptrace(PTRACE_DETACH, tracees[i], NULL, 0);
-	}
-	ntracees = 0;
-	if (e->child) {
-		kill(e->child, SIGTERM);
-		waitpid(e->child, &e->child_status, 0);
-		e->child = 0;
+	if (!e->child)
+		return;
+	kill(e->child, SIGTERM);
+	while (!reap(e)) {
+		if (deadline && now_ms() > deadline) {
+			kill(e->child, SIGKILL);
+			deadline = 0;
+		}
+		usleep(10000);
 	}
 }
 

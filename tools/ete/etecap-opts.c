@@ -137,12 +137,15 @@ static int parse_el(const char *s, int *mask)
 	char *copy, *tok, *save = NULL;
 	int m = 0, ret = 0;
 
+	/* all: the unit's default, every Non-secure EL it implements */
+	if (!strcmp(s, "all")) {
+		*mask = ETECAP_UNSET;
+		return 0;
+	}
 	if (!strcmp(s, "user"))
 		s = "0";
 	else if (!strcmp(s, "kernel"))
 		s = "1";
-	else if (!strcmp(s, "all"))
-		s = "0,1,2";
 	copy = strdup(s);
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (strlen(tok) != 1 || tok[0] < '0' || tok[0] > '2') {

@@ -430,4 +430,58 @@ TEST(sigint_still_writes_snapshot)
 	EXPECT_EQ(0, units_enabled());
 }
 
+/* ------------------------------------------------------------------------
+ * A configfs profile (issue 9) selects the CPUs and the settings
+ */
+
+#define PROFILE	"/sys/kernel/config/ete/profiles/etecap_test"
+
+static int write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+TEST(profile_selects_cpus_and_settings)
+{
+	char dir[128], path[256], *s;
+	const char *const argv[] = { "etecap", "-q", "-p", "etecap_test", "-t", "200",
+				     "-o", dir, NULL };
+	unsigned long long configr;
+	int cpu;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	if (access("/sys/kernel/config/ete/profiles", F_OK))
+		SKIP(return, "no configfs profiles in this ete.ko");
+	outdir(dir, "profile");
+	rmdir(PROFILE);
+	ASSERT_EQ(0, mkdir(PROFILE, 0755));
+	ASSERT_EQ(0, write_str(PROFILE "/cpus", "1-2"));
+	ASSERT_EQ(0, write_str(PROFILE "/timestamp", "1"));
+	EXPECT_EQ(0, etecap(argv, NULL));
+	EXPECT_EQ(0, read_num(PROFILE "/active"));
+	for (cpu = 1; cpu <= 2; cpu++) {
+		snprintf(path, sizeof(path), "%s/trace_cpu%d.bin", dir, cpu);
+		EXPECT_LT(0ULL, file_size(path)) TH_LOG("cpu%d: no trace", cpu);
+		snprintf(path, sizeof(path), "%s/ETE_%d.ini", dir, cpu);
+		s = slurp(path, NULL);
+		ASSERT_NE(NULL, s);
+		configr = strtoull(strstr(s, "TRCCONFIGR=") + 11, NULL, 0);
+		EXPECT_EQ(1ULL << 11, configr & (1ULL << 11));
+		free(s);
+	}
+	/* only the profile's CPUs are in the snapshot */
+	snprintf(path, sizeof(path), "%s/trace_cpu0.bin", dir);
+	EXPECT_EQ(-1, access(path, F_OK));
+	EXPECT_EQ(0, rmdir(PROFILE));
+	EXPECT_EQ(0, units_enabled());
+}
+
 TEST_HARNESS_MAIN
