@@ -60,8 +60,11 @@ for run in "$@"; do
 	snaps=$(ls -d "$build/runs/$run"/etecap/*/ 2>/dev/null)
 	if [ -z "$snaps" ]; then
 		# etecap_test is in the whole suite (el1), not the smoke subset
-		[ "$run" = el1 ]
-		tap $? "$run: the VM left etecap snapshots"
+		if [ "$run" = el1 ]; then
+			tap 1 "$run: the VM left etecap snapshots"
+		else
+			tap 0 "$run: no etecap snapshots # SKIP etecap_test runs in the whole suite only"
+		fi
 		continue
 	fi
 	for snap in $snaps; do
