@@ -336,11 +336,12 @@ static void progress(struct etecap *e, long elapsed)
 		total += e->cpu[i].bytes;
 		gaps += consumers[i].hdr->gap_count;
 		if (n < (int)sizeof(line) - 32)
-			n += snprintf(line + n, sizeof(line) - n, " cpu%d %.1f MiB",
-				      e->cpu[i].cpu, e->cpu[i].bytes / 1048576.0);
+			n += snprintf(line + n, sizeof(line) - n, " cpu%d %llu KiB",
+				      e->cpu[i].cpu,
+				      (unsigned long long)e->cpu[i].bytes >> 10);
 	}
-	fprintf(stderr, "%s; total %.1f MiB, %llu gap(s)\n", line,
-		total / 1048576.0, (unsigned long long)gaps);
+	fprintf(stderr, "%s; total %llu KiB, %llu gap(s)\n", line,
+		(unsigned long long)total >> 10, (unsigned long long)gaps);
 }
 
 /* Sleep in poll until data, a signal, the end or the next progress line */

@@ -107,6 +107,15 @@ static int add_region(struct etecap_memset *m, const char *dir, __u64 va,
 	int np = cut_pieces(m, va, len, p), i;
 	char path[512];
 
+	for (i = 0; i < m->n && np == 0; i++) {
+		if (m->r[i].va == va && m->r[i].len == len) {
+			/* the same mapping seen again, in another task */
+			fprintf(m->log, "same  0x%llx 0x%llx %s: as %s\n",
+				(unsigned long long)va, (unsigned long long)len,
+				what, m->r[i].file);
+			return 0;
+		}
+	}
 	if (np != 1 || p[0].len != len)
 		fprintf(m->log, "cut   0x%llx 0x%llx %s: overlaps an earlier region\n",
 			(unsigned long long)va, (unsigned long long)len, what);

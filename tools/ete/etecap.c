@@ -137,7 +137,7 @@ int main(int argc, char **argv)
 	ret = etecap_capture(&e);
 	if (!e.started) {
 		if (etecap_interrupted())
-			fprintf(stderr, "etecap: interrupted before the trace started; nothing saved\n");
+			fprintf(stderr, "etecap: interrupted before the trace started\n");
 		return 1;
 	}
 	if (e.o.kernel)
