@@ -402,6 +402,7 @@ void em_debugfs_init(struct ete_model *m)
 	debugfs_create_file("capture", 0600, em_dir, NULL, &em_capture_fops);
 	debugfs_create_file("capture.ini", 0444, em_dir, NULL,
 			    &em_capture_ini_fops);
+	em_progfs_init(em_dir);
 	for_each_possible_cpu(cpu) {
 		struct em_unit *u = m->units[cpu];
 		struct dentry *d;
@@ -421,6 +422,7 @@ void em_debugfs_init(struct ete_model *m)
 		debugfs_create_file("replay", 0200, d, u, &em_replay_fops);
 		debugfs_create_file("state", 0444, d, u, &em_state_fops);
 		debugfs_create_file("stats", 0444, d, u, &em_stats_fops);
+		em_progfs_unit(u, d);
 	}
 }
 

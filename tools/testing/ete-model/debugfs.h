@@ -27,6 +27,10 @@ extern const u32 em_capture_regs[17];
 int em_capture_run(const char *profile, size_t size, struct em_capture *c);
 void em_capture_free(struct em_capture *c);
 void em_debugfs_init(struct ete_model *m);
+struct em_unit;
+struct dentry;
+void em_progfs_init(struct dentry *root);
+void em_progfs_unit(struct em_unit *u, struct dentry *dir);
 void em_debugfs_exit(void);
 
 #endif /* _ETE_MODEL_DEBUGFS_H */

@@ -1,31 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Trace generation: while the unit is Running, ViewInst is active and trace
- * is allowed, emit a valid ETE byte stream for a synthetic program (A-Sync,
- * Trace Info, Trace On, Context, Address, Atom, Timestamp), with periodic
- * synchronization per TRCSYNCPR; or, in replay mode, a given byte stream
- * unchanged.  Bytes go through the unit's internal buffer (the FIFO) to the
- * TRBE; when the FIFO cannot take a packet the unit overflows (RLDDLP) and
- * later emits an Overflow packet followed by a synchronization (RDQBDH).
- * Called with the unit's lock held.
+ * Trace generation: while the unit is Running and ViewInst's event is
+ * TRUE, walk the program (prog.c) and turn every executed block into ETE
+ * packets (trace.c), with the A-Sync and Trace Info of the first and every
+ * periodic synchronization per TRCSYNCPR; or, in replay mode, output a
+ * given byte stream unchanged.  Bytes go through the unit's internal
+ * buffer (the FIFO) to the TRBE; when the FIFO cannot take a packet the
+ * unit overflows (RLDDLP) and later emits an Overflow packet followed by a
+ * synchronization (RDQBDH).  The ground truth of the session (truth.c)
+ * follows every packet that was output.  Called with the unit's lock held.
  */
 
 #include <linux/bitfield.h>
 #include <linux/kernel.h>
-#include <linux/string.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
 #include <asm/virt.h>
 
 #include "model.h"
 #include "pkt.h"
 
-#define EM_GEN_TEXT		0xffff800008010000ULL	/* synthetic PC */
-#define EM_GEN_ADDR_EVERY	8	/* steps between Address packets */
-#define EM_GEN_TS_EVERY		16	/* steps between Timestamps */
+static unsigned int em_seed = 1;
+module_param_named(seed, em_seed, uint, 0644);
+MODULE_PARM_DESC(seed, "seed of the program walk (per CPU: seed + cpu)");
+
+static unsigned int em_truth_records = 131072;
+module_param_named(truth_records, em_truth_records, uint, 0444);
+MODULE_PARM_DESC(truth_records, "ground-truth records kept per CPU");
 
 static unsigned int em_kernel_el(void)
 {
 	return is_kernel_in_hyp_mode() ? 2 : 1;
+}
+
+/* Stream offset: bytes output this session less those the TRBE discarded */
+static u64 em_gen_offset(const struct em_unit *u)
+{
+	return u->gen.emitted - (u->bytes_dropped - u->gen.dropped0);
 }
 
 /**
@@ -37,6 +50,8 @@ static unsigned int em_kernel_el(void)
  */
 void em_fifo_drain(struct em_unit *u, unsigned int max)
 {
+	unsigned long dropped = u->bytes_dropped;
+	u64 off = em_gen_offset(u) - u->fifo_len;
 	unsigned int n;
 
 	if (u->fault == EM_FAULT_SLOW_DRAIN)
@@ -47,6 +62,8 @@ void em_fifo_drain(struct em_unit *u, unsigned int max)
 	em_trbe_output(u, u->fifo, n);
 	memmove(u->fifo, u->fifo + n, u->fifo_len - n);
 	u->fifo_len -= n;
+	if (u->bytes_dropped != dropped && u->gen.truth.rec && !u->gen.replay)
+		em_truth_gap(&u->gen.truth, off, u->bytes_dropped - dropped);
 }
 
 /**
@@ -59,112 +76,157 @@ void em_fifo_drain(struct em_unit *u, unsigned int max)
  * in overflow (RLDDLP); only complete packets are ever output (RRQHFH).
  *
  * Context: the unit's lock held.
+ * Return: true if the packet was queued.
  */
-void em_fifo_push(struct em_unit *u, const u8 *buf, unsigned int len)
+bool em_fifo_push(struct em_unit *u, const u8 *buf, unsigned int len)
 {
 	if (u->overflow)
-		return;
+		return false;
 	if (u->fifo_len + len > EM_FIFO_SIZE)
 		em_fifo_drain(u, EM_FIFO_SIZE);
 	if (u->fifo_len + len > EM_FIFO_SIZE) {
 		u->overflow = true;
-		return;
+		return false;
 	}
 	memcpy(u->fifo + u->fifo_len, buf, len);
 	u->fifo_len += len;
 	u->gen.since_sync += len;
 	u->gen.emitted += len;
+	return true;
+}
+
+static bool em_gen_emit(void *priv, const u8 *pkt, unsigned int len)
+{
+	struct em_unit *u = priv;
+
+	u->gen.pkt_off = em_gen_offset(u);
+	return em_fifo_push(u, pkt, len);
+}
+
+static void em_gen_range(void *priv, u64 start, u64 end, unsigned int n)
+{
+	struct em_unit *u = priv;
+
+	if (u->gen.truth.rec)
+		em_truth_range(&u->gen.truth, u->gen.pkt_off, start, end, n);
+}
+
+/* The exception levels traced: TRCVICTLR.EXLEVEL_NS and TRFCR (RRCTKM) */
+static u8 em_gen_el_traced(const struct em_unit *u)
+{
+	u64 vi = u->trc[ETE_TRCVICTLR / 4];
+	unsigned int kel = em_kernel_el();
+	u8 els = 0;
+
+	if (!(vi & BIT(20)) && (u->trfcr_eff & EM_TRFCR_E0TRE))
+		els |= BIT(0);
+	if (!(vi & BIT(20 + kel)) && (u->trfcr_eff & EM_TRFCR_ExTRE))
+		els |= BIT(kel);
+	return els;
+}
+
+/* What the driver programmed, as the tracer needs it */
+static void em_gen_config(struct em_unit *u, struct em_trace_cfg *c)
+{
+	const struct em_profile *p = u->prof;
+	u64 cfg = u->trc[ETE_TRCCONFIGR / 4];
+	u64 bb = u->trc[ETE_TRCBBCTLR / 4];
+	unsigned int i, nac = 2 * FIELD_GET(EM_IDR4_NUMACPAIRS, p->idr[4]);
+
+	memset(c, 0, sizeof(*c));
+	c->el_traced = em_gen_el_traced(u);
+	c->ss_status = u->trc[ETE_TRCVICTLR / 4] & EM_VICTLR_SSSTATUS;
+	if (nac) {
+		u64 iie = u->trc[ETE_TRCVIIECTLR / 4];
+		u64 ss = u->trc[ETE_TRCVISSCTLR / 4];
+
+		c->include = iie & 0xff;
+		c->exclude = (iie >> 16) & 0xff;
+		c->start = ss & 0xffff;
+		c->stop = ss >> 16;
+		for (i = 0; i < min_t(unsigned int, nac, EM_TRACE_NR_AC); i++)
+			c->acvr[i] = u->trc[ETE_TRCACVR_N(i) / 4];
+	}
+	c->cci = cfg & EM_CONFIGR_CCI;
+	c->cc_threshold = u->trc[ETE_TRCCCCTLR / 4] & EM_IDR3_CCITMIN;
+	c->commit_cc = !(p->idr[0] & EM_IDR0_COMMOPT);
+	c->ts = cfg & EM_CONFIGR_TS;
+	c->rs = cfg & EM_CONFIGR_RS;
+	c->bb = cfg & EM_CONFIGR_BB;
+	c->bb_ranges = bb & 0xff;
+	c->bb_include = bb & BIT(8);
+	c->cid = cfg & EM_CONFIGR_CID;
+	c->vmid = cfg & EM_CONFIGR_VMID;
+	c->cid_val = 0x1000 + u->cpu;
 }
 
 /**
  * em_gen_start() - trace generation becomes operative (RRDPSW)
  * @u: the unit
  *
+ * A trace session starts: the program restarts from its seed, the ground
+ * truth restarts empty.
+ *
  * Context: the unit's lock held.
  */
 void em_gen_start(struct em_unit *u)
 {
-	u->gen.need_sync = true;
-	u->gen.seq = 0;
-	u->gen.addr = EM_GEN_TEXT;
+	struct em_gen *g = &u->gen;
+
+	g->need_sync = true;
+	g->emitted = 0;
+	g->dropped0 = u->bytes_dropped;
+	g->walk_err = 0;
+	em_gen_config(u, &g->cfg);
+	em_walk_init(&g->walk, em_seed + u->cpu, em_kernel_el());
+	em_trace_reset(&g->tr, &g->cfg);
+	if (g->truth.rec)
+		em_truth_reset(&g->truth);
 }
 
-/* ViewInst: the always-TRUE selector, the kernel's EL traced, started */
+/* ViewInst's event: the always-TRUE selector (RSXSQT) */
 static bool em_viewinst_active(const struct em_unit *u)
 {
-	u64 vi = u->trc[ETE_TRCVICTLR / 4];
-
-	if ((vi & 0xff) != 1)	/* EVENT: TYPE 0, SEL 1 (TRUE, RSXSQT) */
-		return false;
-	if (vi & BIT(20 + em_kernel_el()))	/* EXLEVEL_NS_ELx */
-		return false;
-	return vi & EM_VICTLR_SSSTATUS;
+	return (u->trc[ETE_TRCVICTLR / 4] & 0xff) == 1;
 }
 
-static void em_gen_context(struct em_unit *u)
-{
-	u64 cfg = u->trc[ETE_TRCCONFIGR / 4];
-	struct em_pkt_ctx ctx = {
-		.el = em_kernel_el(),
-		.sf = true,
-		.ns = true,
-		.has_cid = cfg & EM_CONFIGR_CID,
-		.has_vmid = cfg & EM_CONFIGR_VMID,
-		.cid = 0x1000 + u->cpu,
-		.vmid = 0,
-	};
-	u8 pkt[EM_PKT_MAX];
-
-	em_fifo_push(u, pkt, em_pkt_context(pkt, &ctx));
-	em_fifo_push(u, pkt, em_pkt_addr_l64(pkt, u->gen.addr));
-}
-
-static void em_gen_timestamp(struct em_unit *u)
-{
-	u8 pkt[EM_PKT_MAX];
-
-	if (u->trc[ETE_TRCCONFIGR / 4] & EM_CONFIGR_TS)
-		em_fifo_push(u, pkt,
-			     em_pkt_timestamp(pkt, ktime_get_mono_fast_ns()));
-}
-
-/* A-Sync, Trace Info, then (non-periodic) Trace On, Context, Address */
+/* A-Sync then Trace Info and what follows it (trace.c) */
 static void em_gen_sync(struct em_unit *u, bool periodic)
 {
-	u64 cfg = u->trc[ETE_TRCCONFIGR / 4];
+	struct em_trace_out out = { em_gen_emit, em_gen_range, u };
+	struct em_gen *g = &u->gen;
+	u64 off = em_gen_offset(u);
 	u8 pkt[EM_PKT_ASYNC_LEN];
 
-	em_fifo_push(u, pkt, em_pkt_async(pkt));
-	em_fifo_push(u, pkt, em_pkt_trace_info(pkt, cfg & EM_CONFIGR_CCI,
-					       u->trc[ETE_TRCCCCTLR / 4]));
-	if (!periodic)
-		em_fifo_push(u, pkt, em_pkt_trace_on(pkt));
-	em_gen_context(u);
-	em_gen_timestamp(u);
-	u->gen.since_sync = 0;
-	u->gen.need_sync = false;
+	if (em_fifo_push(u, pkt, em_pkt_async(pkt)) && g->truth.rec)
+		em_truth_async(&g->truth, off);
+	em_trace_sync(&g->tr, &g->cfg, &out, periodic);
+	g->since_sync = 0;
+	g->need_sync = false;
 }
 
 static void em_gen_step(struct em_unit *u)
 {
+	struct em_trace_out out = { em_gen_emit, em_gen_range, u };
 	u32 period = u->trc[ETE_TRCSYNCPR / 4] & GENMASK(4, 0);
-	u8 pkt[EM_PKT_MAX];
+	struct em_gen *g = &u->gen;
+	struct em_block b;
+	int ret;
 
-	if (u->gen.need_sync) {
+	if (g->need_sync) {
 		em_gen_sync(u, false);
 		return;
 	}
-	if (period && u->gen.since_sync >= BIT(period)) {
+	if (period && g->since_sync >= BIT(period)) {
 		em_gen_sync(u, true);
 		return;
 	}
-	u->gen.seq++;
-	u->gen.addr += 4 * (1 + (u->gen.seq & 7));
-	em_fifo_push(u, pkt, em_pkt_atom_f1(pkt, u->gen.seq & 1));
-	if (!(u->gen.seq % EM_GEN_ADDR_EVERY))
-		em_fifo_push(u, pkt, em_pkt_addr_l64(pkt, u->gen.addr));
-	if (!(u->gen.seq % EM_GEN_TS_EVERY))
-		em_gen_timestamp(u);
+	ret = em_walk_step(&g->walk, &b);
+	if (ret) {
+		g->walk_err = ret;
+		return;
+	}
+	em_trace_block(&g->tr, &g->cfg, &out, &b);
 }
 
 static unsigned int em_gen_replay(struct em_unit *u, unsigned int budget)
@@ -219,18 +281,27 @@ static void em_resources_step(struct em_unit *u)
  * em_gen_run() - generate about @budget bytes of trace
  * @u: the unit
  * @budget: bytes to produce
+ * @max_ns: stop after about this long (0: no limit)
+ *
+ * The timer's call is bounded in time as well: under emulation the walk
+ * can cost more than a tick, and a tick handler that outlasts its period
+ * never leaves hard-IRQ context.  A PE that was not run executed nothing.
  *
  * Context: the unit's lock held.
  */
-void em_gen_run(struct em_unit *u, unsigned int budget)
+void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns)
 {
-	unsigned int start;
+	u64 t0 = max_ns ? ktime_get_ns() : 0;
+	unsigned int start, steps = 0;
 
-	if (u->state != EM_RUNNING || em_unit_prohibited(u))
+	if (u->state != EM_RUNNING || u->prohibited ||
+	    !(u->trfcr_eff & (EM_TRFCR_E0TRE | EM_TRFCR_ExTRE)))
 		return;
 	em_resources_step(u);
 	if (!em_viewinst_active(u))
 		return;
+	/* TRFCR may change during a session: prohibited regions (RRCTKM) */
+	u->gen.cfg.el_traced = em_gen_el_traced(u);
 	while (budget) {
 		if (u->gen.replay) {
 			unsigned int n = em_gen_replay(u, budget);
@@ -246,8 +317,41 @@ void em_gen_run(struct em_unit *u, unsigned int budget)
 			if (u->overflow)
 				return;
 		}
+		if (u->gen.walk_err)
+			return;
+		if (max_ns && !(++steps & 63) && ktime_get_ns() - t0 > max_ns)
+			return;
 		start = u->gen.emitted;
 		em_gen_step(u);
 		budget -= min(budget, max(1U, u->gen.emitted - start));
 	}
+}
+
+/**
+ * em_gen_init() - allocate a unit's ground-truth records
+ * @u: the unit
+ *
+ * Context: process context.
+ * Return: 0 or -ENOMEM.
+ */
+int em_gen_init(struct em_unit *u)
+{
+	u->gen.truth.rec = vzalloc(array_size(em_truth_records,
+					      sizeof(*u->gen.truth.rec)));
+	if (!u->gen.truth.rec)
+		return -ENOMEM;
+	u->gen.truth.cap = em_truth_records;
+	return 0;
+}
+
+/**
+ * em_gen_free() - free what em_gen_init() allocated
+ * @u: the unit
+ *
+ * Context: process context.
+ */
+void em_gen_free(struct em_unit *u)
+{
+	vfree(u->gen.truth.rec);
+	u->gen.truth.rec = NULL;
 }

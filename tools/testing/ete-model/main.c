@@ -59,6 +59,8 @@ static void em_raise_irq(struct em_unit *u)
  * CPU never left the handler (soft lockups with four CPUs streaming).
  */
 #define EM_MAX_CATCHUP_TICKS	2
+/* and no tick generates for longer than a quarter of its period */
+#define EM_TICK_MAX_NS		(NSEC_PER_MSEC / 4)
 
 static enum hrtimer_restart em_timer_fn(struct hrtimer *t)
 {
@@ -69,7 +71,7 @@ static enum hrtimer_restart em_timer_fn(struct hrtimer *t)
 	periods = min_t(u64, periods, EM_MAX_CATCHUP_TICKS);
 
 	raw_spin_lock(&u->lock);
-	em_gen_run(u, u->rate * periods);
+	em_gen_run(u, u->rate * periods, EM_TICK_MAX_NS);
 	em_fifo_drain(u, EM_FIFO_SIZE);
 	/* a pending bit is a latch: pend again while TRBSR_EL1.IRQ is set */
 	raise = u->irq_req || (u->trbsr & EM_TRBSR_IRQ);
@@ -257,8 +259,12 @@ static int __init em_init(void)
 	em_global = ete_model_create(em_profile_name);
 	if (!em_global)
 		return -EINVAL;
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		em_global->units[cpu]->rate = em_rate;
+		ret = em_gen_init(em_global->units[cpu]);
+		if (ret)
+			goto err_destroy;
+	}
 	ete_model_set_irq(em_global, ete_model_trbe_virq(), true);
 	ete_model_set_midr(em_global, em_midr);
 	ret = cpu_pm_register_notifier(&em_cpu_pm_nb);

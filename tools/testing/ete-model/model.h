@@ -15,6 +15,9 @@
 
 #include <ete/regs.h>
 #include "ete_model.h"
+#include "prog.h"
+#include "trace.h"
+#include "truth.h"
 
 #define EM_NR_IDR		14	/* TRCIDR0..TRCIDR13 */
 #define EM_FIFO_SIZE		512	/* the trace unit's internal buffer */
@@ -29,6 +32,7 @@
 #define EM_IDR0_QFILT		BIT(14)
 #define EM_IDR0_QSUPP		GENMASK(16, 15)
 #define EM_IDR0_TSSIZE		GENMASK(28, 24)
+#define EM_IDR0_COMMOPT		BIT(29)
 #define EM_IDR2_CIDSIZE		GENMASK(9, 5)
 #define EM_IDR2_VMIDSIZE	GENMASK(14, 10)
 #define EM_IDR2_VMIDOPT		GENMASK(30, 29)
@@ -54,10 +58,12 @@
 #define EM_PRGCTLR_EN		BIT(0)
 #define EM_STATR_IDLE		BIT(0)
 #define EM_STATR_PMSTABLE	BIT(1)
+#define EM_CONFIGR_BB		BIT(3)
 #define EM_CONFIGR_CID		BIT(6)
 #define EM_CONFIGR_VMID		BIT(7)
 #define EM_CONFIGR_CCI		BIT(4)
 #define EM_CONFIGR_TS		BIT(11)
+#define EM_CONFIGR_RS		BIT(12)
 #define EM_VICTLR_SSSTATUS	BIT(9)
 #define EM_OSLSR_OSLK		BIT(1)
 #define EM_PDSR_POWER		BIT(0)
@@ -129,21 +135,31 @@ struct em_log_entry {
 
 /**
  * struct em_gen - trace generator state
- * @seq: step counter of the synthetic program
  * @need_sync: a non-periodic synchronization is due (enable, overflow)
  * @since_sync: bytes emitted since the last A-Sync
- * @emitted: bytes emitted in all
- * @addr: current synthetic address
- * @replay: replay stream (NULL for synthetic trace)
+ * @emitted: bytes emitted this session
+ * @dropped0: the unit's bytes_dropped when the session started
+ * @pkt_off: stream offset of the packet being emitted
+ * @walk_err: the walk left the program (a bug): generation stopped
+ * @cfg: the configuration of this session
+ * @walk: the program walker
+ * @tr: the packet generator
+ * @truth: the ground truth of this session
+ * @replay: replay stream (NULL for the program's trace)
  * @replay_len: length of @replay
  * @replay_pos: bytes of @replay emitted
  */
 struct em_gen {
-	unsigned int seq;
 	bool need_sync;
 	unsigned int since_sync;
-	unsigned int emitted;
-	u64 addr;
+	u64 emitted;
+	unsigned long dropped0;
+	u64 pkt_off;
+	int walk_err;
+	struct em_trace_cfg cfg;
+	struct em_walk walk;
+	struct em_tracer tr;
+	struct em_truth truth;
 	u8 *replay;
 	size_t replay_len;
 	size_t replay_pos;
@@ -273,8 +289,10 @@ void em_trbe_trigger(struct em_unit *u);
 
 /* gen.c: trace generation */
 void em_gen_start(struct em_unit *u);
-void em_gen_run(struct em_unit *u, unsigned int budget);
-void em_fifo_push(struct em_unit *u, const u8 *buf, unsigned int len);
+void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns);
+int em_gen_init(struct em_unit *u);
+void em_gen_free(struct em_unit *u);
+bool em_fifo_push(struct em_unit *u, const u8 *buf, unsigned int len);
 void em_fifo_drain(struct em_unit *u, unsigned int max);
 
 /* main.c: the timer and the interrupt */

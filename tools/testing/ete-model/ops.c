@@ -309,6 +309,7 @@ void ete_model_destroy(struct ete_model *m)
 			continue;
 		em_unit_stop_deferred(u);
 		kfree(u->gen.replay);
+		em_gen_free(u);
 		kfree(u);
 	}
 	kfree(m);
@@ -523,7 +524,7 @@ EXPORT_SYMBOL_GPL(ete_model_power_down);
 void ete_model_tick(struct ete_model *m, int cpu, unsigned int bytes)
 {
 	EM_UNIT_LOCKED(m, cpu, ({
-		em_gen_run(__u, bytes);
+		em_gen_run(__u, bytes, 0);
 		em_fifo_drain(__u, EM_FIFO_SIZE);
 	}));
 }

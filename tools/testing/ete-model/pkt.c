@@ -18,7 +18,13 @@
 #define EM_HDR_TRACE_ON		0x04
 #define EM_HDR_IGNORE		0x70
 #define EM_HDR_CONTEXT		0x81	/* bit 0: payload follows */
+#define EM_HDR_EXCEPTION	0x06
+#define EM_HDR_CCNT_F1		0x0e	/* bit 0 clear: a count follows */
+#define EM_HDR_ADDR_S_IS0	0x95
+#define EM_HDR_ADDR_L_32IS0	0x9a
 #define EM_HDR_ADDR_L_64IS0	0x9d
+#define EM_HDR_ATOM_F2		0xd8	/* bits [1:0]: two atoms */
+#define EM_HDR_ATOM_F3		0xf8	/* bits [2:0]: three atoms */
 #define EM_HDR_ATOM_F1		0xf6	/* bit 0: E */
 #define EM_EXT_OVERFLOW		0x05
 #define EM_TINFO_INFO		BIT(0)	/* PLCTL: INFO section present */
@@ -212,3 +218,110 @@ unsigned int em_pkt_ignore(u8 *buf)
 	return 1;
 }
 EXPORT_SYMBOL_IF_KUNIT(em_pkt_ignore);
+
+/**
+ * em_pkt_atoms() - Atom format 1, 2 or 3: one to three E/N atoms
+ * @buf: output
+ * @bits: the atoms, oldest in bit 0, 1 = E
+ * @n: how many (1 to 3)
+ *
+ * Context: any.
+ * Return: 1.
+ */
+unsigned int em_pkt_atoms(u8 *buf, u8 bits, unsigned int n)
+{
+	switch (n) {
+	case 1:
+		buf[0] = EM_HDR_ATOM_F1 | (bits & 1);
+		break;
+	case 2:
+		buf[0] = EM_HDR_ATOM_F2 | (bits & 3);
+		break;
+	default:
+		buf[0] = EM_HDR_ATOM_F3 | (bits & 7);
+		break;
+	}
+	return 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(em_pkt_atoms);
+
+/**
+ * em_pkt_addr_short() - Short Address, instruction set 0
+ * @buf: output
+ * @addr: the address
+ * @bytes: 1 (replaces bits [8:2] of the last address) or 2 ([16:2])
+ *
+ * Context: any.
+ * Return: @bytes + 1.
+ */
+unsigned int em_pkt_addr_short(u8 *buf, u64 addr, unsigned int bytes)
+{
+	buf[0] = EM_HDR_ADDR_S_IS0;
+	buf[1] = (addr >> 2) & 0x7f;
+	if (bytes == 1)
+		return 2;
+	buf[1] |= 0x80;
+	buf[2] = addr >> 9;
+	return 3;
+}
+EXPORT_SYMBOL_IF_KUNIT(em_pkt_addr_short);
+
+/**
+ * em_pkt_addr_l32() - Long Address, 32-bit, instruction set 0: replaces
+ *	bits [31:2] of the last address
+ * @buf: output
+ * @addr: the address
+ *
+ * Context: any.
+ * Return: 5.
+ */
+unsigned int em_pkt_addr_l32(u8 *buf, u64 addr)
+{
+	buf[0] = EM_HDR_ADDR_L_32IS0;
+	buf[1] = (addr >> 2) & 0x7f;
+	buf[2] = (addr >> 9) & 0x7f;
+	buf[3] = addr >> 16;
+	buf[4] = addr >> 24;
+	return 5;
+}
+EXPORT_SYMBOL_IF_KUNIT(em_pkt_addr_l32);
+
+/**
+ * em_pkt_exception() - Exception, the preferred return address follows
+ * @buf: output
+ * @type: exception TYPE (EM_EXC_*)
+ *
+ * Byte 1 is E0 (bit 0, set: an address follows that is not a branch
+ * target), TYPE[4:0] (bits [5:1]), E1 (bit 6) and no continuation.
+ *
+ * Context: any.
+ * Return: 2.
+ */
+unsigned int em_pkt_exception(u8 *buf, unsigned int type)
+{
+	buf[0] = EM_HDR_EXCEPTION;
+	buf[1] = ((type & 0x1f) << 1) | 1;
+	return 2;
+}
+EXPORT_SYMBOL_IF_KUNIT(em_pkt_exception);
+
+/**
+ * em_pkt_cycle_count() - Cycle Count format 1 with a count
+ * @buf: output
+ * @commit: a COMMIT field of 0 precedes the count (TRCIDR0.COMMOPT 0)
+ * @count: cycles above the threshold, at most 21 bits
+ *
+ * Context: any.
+ * Return: the packet length.
+ */
+unsigned int em_pkt_cycle_count(u8 *buf, bool commit, u32 count)
+{
+	unsigned int n = 0;
+
+	buf[n++] = EM_HDR_CCNT_F1;
+	if (commit)
+		buf[n++] = 0;
+	n += put_cont(buf + n, count & GENMASK(20, 0));
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(em_pkt_cycle_count);

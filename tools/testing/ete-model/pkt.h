@@ -13,6 +13,9 @@
 #define EM_PKT_MAX		16
 #define EM_PKT_ASYNC_LEN	12
 
+/* Exception packet TYPE values (ETMv4/ETE) */
+#define EM_EXC_CALL		0x2	/* SVC, HVC, SMC */
+
 /**
  * struct em_pkt_ctx - what a Context packet says
  * @el: exception level
@@ -39,6 +42,11 @@ unsigned int em_pkt_trace_on(u8 *buf);
 unsigned int em_pkt_context(u8 *buf, const struct em_pkt_ctx *ctx);
 unsigned int em_pkt_addr_l64(u8 *buf, u64 addr);
 unsigned int em_pkt_atom_f1(u8 *buf, bool executed);
+unsigned int em_pkt_atoms(u8 *buf, u8 bits, unsigned int n);
+unsigned int em_pkt_addr_short(u8 *buf, u64 addr, unsigned int bytes);
+unsigned int em_pkt_addr_l32(u8 *buf, u64 addr);
+unsigned int em_pkt_exception(u8 *buf, unsigned int type);
+unsigned int em_pkt_cycle_count(u8 *buf, bool commit, u32 count);
 unsigned int em_pkt_timestamp(u8 *buf, u64 ts);
 unsigned int em_pkt_overflow(u8 *buf);
 unsigned int em_pkt_ignore(u8 *buf);

@@ -30,7 +30,7 @@ snapshot() {
 # lister DIR: list the snapshot, output in DIR/list.txt; 0 if it is clean
 lister_clean() {
 	local dir=$1 size
-	size=$(stat -c %s "$dir/trace.bin")
+	size=$(stat -c %s "$dir"/trace_cpu*.bin)
 	(cd "$dir" && trc_pkt_lister -ss_dir "$dir" -logstdout >list.txt 2>&1) || return 1
 	grep -Eq "$bad_re" "$dir/list.txt" && return 1
 	grep -q "Trace buffer done, processed $size bytes" "$dir/list.txt"
@@ -81,7 +81,7 @@ if [ -s "$build/runs/$first/model_capture.bin" ]; then
 	snap=$build/runs/$first/model_snapshot_corrupt
 	snapshot "$snap" "$build/runs/$first/model_capture.bin" \
 		"$build/runs/$first/model_capture.ini"
-	printf '\x08' | dd of="$snap/trace.bin" bs=1 seek=12 conv=notrunc status=none
+	printf '\x08' | dd of="$snap/trace_cpu0.bin" bs=1 seek=12 conv=notrunc status=none
 	! lister_clean "$snap"
 	tap $? "self-test: a corrupted copy of the capture is rejected"
 else
