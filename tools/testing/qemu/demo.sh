@@ -65,7 +65,16 @@ decode_cpu() {
 	case "$decoder" in
 	ete-decode)
 		"$build/host-tools/ete-decode" "$snap" --cpu "$n" >"$out" 2>&1
-		echo "cpu$n: $(grep -c '^R ' "$out") instruction ranges, $(grep -vc '^R ' "$out") other lines (errors, gaps)"
+		echo "cpu$n: $(grep -c '^R ' "$out") instruction ranges, $(grep -c '^E ' "$out") errors"
+		grep -q '^E ' "$out" && return 1
+		# the model's ground truth of the same session, when it was saved
+		truth=$run/demo/truth_cpu$n.txt
+		[ -s "$truth" ] || return 0
+		"$build/host-tools/ete-decode" "$snap" --cpu "$n" --compare "$truth" \
+			>"$snap/compare_cpu$n.txt" 2>&1
+		rc=$?
+		echo "      against the model's ground truth: $(tail -1 "$snap/compare_cpu$n.txt")"
+		return $rc
 		;;
 	trc_pkt_lister)
 		(cd "$snap" && trc_pkt_lister -ss_dir "$snap" -src_name "ETB_$n" -decode -logstdout) >"$out" 2>&1
