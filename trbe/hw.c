@@ -411,6 +411,17 @@ static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
 	}
 	switch (st->action) {
 	case TRBE_ACT_FULL:
+		/*
+		 * 2119858/2139208: the fill may have gone on writing over the
+		 * window's first bytes, the IGNORE padding the driver put
+		 * there; pad them again (coresight-trbe.c does it at
+		 * collection).  A reader copying those very bytes at this
+		 * instant can see trace fragments there instead: decoders
+		 * resynchronise at the gap this stop records anyway.
+		 */
+		if (tc->errata & BIT(TRBE_ERR_OVERWRITE_FILL))
+			trbe_buf_pad(tc->buf, tc->win.base,
+				     TRBE_OVERWRITE_SKIP);
 		/* What came while it was stopped is gone: a gap at the restart */
 		tc->gap_pending = ETE_TRBE_GAP_STOPPED;
 		trbe_arm_local(tc);

@@ -533,7 +533,12 @@ static int compare(struct decode *d, struct vec *iv, struct truth *t)
 		if (found) {
 			equal++;
 			partial += !v->complete;
-			cursor = k + 1;
+			/*
+			 * A partial interval (a prefix) may match more than
+			 * one place: it does not move the cursor.
+			 */
+			if (v->complete)
+				cursor = k + 1;
 			chained = v->complete;
 		} else {
 			diff++;

@@ -252,6 +252,8 @@ static int em_stats_show(struct seq_file *s, void *v)
 	seq_printf(s, "powerdowns %lu\nirqs %lu\nbytes_out %lu\nbytes_dropped %lu\n",
 		   READ_ONCE(u->powerdowns), READ_ONCE(u->irqs),
 		   READ_ONCE(u->bytes_out), READ_ONCE(u->bytes_dropped));
+	/* fill events where the unit did an erratum's stray writes */
+	seq_printf(s, "quirk_fills %lu\n", READ_ONCE(u->quirk_fills));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(em_stats);

@@ -106,6 +106,8 @@ void ete_model_set_rate(struct ete_model *m, int cpu, unsigned int bpms);
 void ete_model_set_pmstable_unknown(struct ete_model *m, int cpu, int val);
 void ete_model_set_mutation(struct ete_model *m, unsigned long disabled);
 void ete_model_set_midr(struct ete_model *m, u64 midr);
+void ete_model_set_midr_cpus(struct ete_model *m, u64 midr,
+			     unsigned long cpus);
 enum ete_model_state ete_model_state(struct ete_model *m, int cpu);
 void ete_model_power_down(struct ete_model *m, int cpu);
 void ete_model_tick(struct ete_model *m, int cpu, unsigned int bytes);

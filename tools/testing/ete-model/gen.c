@@ -195,9 +195,11 @@ static void em_gen_sync(struct em_unit *u, bool periodic)
 {
 	struct em_trace_out out = { em_gen_emit, em_gen_range, u };
 	struct em_gen *g = &u->gen;
-	u64 off = em_gen_offset(u);
 	u8 pkt[EM_PKT_ASYNC_LEN];
+	u64 off;
 
+	em_trace_flush(&g->tr, &out);
+	off = em_gen_offset(u);
 	if (em_fifo_push(u, pkt, em_pkt_async(pkt)) && g->truth.rec)
 		em_truth_async(&g->truth, off);
 	em_trace_sync(&g->tr, &g->cfg, &out, periodic);
@@ -234,6 +236,16 @@ static unsigned int em_gen_replay(struct em_unit *u, unsigned int budget)
 	struct em_gen *g = &u->gen;
 	unsigned int n = min_t(size_t, budget, g->replay_len - g->replay_pos);
 
+	/*
+	 * Nothing takes the bytes (TRBE disabled or stopped): drop them
+	 * without copying, or a stopped unit would cost as much per tick
+	 * as a streaming one, in hard-IRQ context.
+	 */
+	if (!u->fifo_len && !em_trbe_enabled(u)) {
+		g->replay_pos += n;
+		u->bytes_dropped += n;
+		return n;
+	}
 	n = min(n, EM_FIFO_SIZE - u->fifo_len);
 	memcpy(u->fifo + u->fifo_len, g->replay + g->replay_pos, n);
 	u->fifo_len += n;
@@ -250,6 +262,7 @@ static void em_gen_recover(struct em_unit *u)
 	if (u->fifo_len + 2 > EM_FIFO_SIZE)
 		return;
 	u->overflow = false;
+	em_trace_lost(&u->gen.tr);
 	em_fifo_push(u, pkt, em_pkt_overflow(pkt));
 	u->gen.need_sync = true;
 }
@@ -292,7 +305,8 @@ static void em_resources_step(struct em_unit *u)
 void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns)
 {
 	u64 t0 = max_ns ? ktime_get_ns() : 0;
-	unsigned int start, steps = 0;
+	unsigned int steps = 0, max_steps = 4 * budget + 64;
+	u64 start;
 
 	if (u->state != EM_RUNNING || u->prohibited ||
 	    !(u->trfcr_eff & (EM_TRFCR_E0TRE | EM_TRFCR_ExTRE)))
@@ -319,11 +333,14 @@ void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns)
 		}
 		if (u->gen.walk_err)
 			return;
-		if (max_ns && !(++steps & 63) && ktime_get_ns() - t0 > max_ns)
+		if (max_ns && !(steps & 63) && ktime_get_ns() - t0 > max_ns)
+			return;
+		/* blocks that are not traced cost no bytes, but not forever */
+		if (++steps > max_steps)
 			return;
 		start = u->gen.emitted;
 		em_gen_step(u);
-		budget -= min(budget, max(1U, u->gen.emitted - start));
+		budget -= min_t(u64, budget, u->gen.emitted - start);
 	}
 }
 

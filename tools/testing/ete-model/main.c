@@ -31,6 +31,10 @@ static unsigned long em_midr;
 module_param_named(midr, em_midr, ulong, 0444);
 MODULE_PARM_DESC(midr, "MIDR_EL1 to report (to switch errata on), 0: the PE's own");
 
+static unsigned long em_midr_cpus = ~0UL;
+module_param_named(midr_cpus, em_midr_cpus, ulong, 0444);
+MODULE_PARM_DESC(midr_cpus, "CPUs reporting midr (bit n: CPU n), default all");
+
 static unsigned int em_rate = 64;
 module_param_named(rate, em_rate, uint, 0444);
 MODULE_PARM_DESC(rate, "trace bytes per millisecond while Running");
@@ -266,7 +270,7 @@ static int __init em_init(void)
 			goto err_destroy;
 	}
 	ete_model_set_irq(em_global, ete_model_trbe_virq(), true);
-	ete_model_set_midr(em_global, em_midr);
+	ete_model_set_midr_cpus(em_global, em_midr, em_midr_cpus);
 	ret = cpu_pm_register_notifier(&em_cpu_pm_nb);
 	if (ret)
 		goto err_destroy;

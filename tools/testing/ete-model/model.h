@@ -203,6 +203,8 @@ struct em_unit {
 	bool trig_seen;
 	u8 align_buf[256];
 	unsigned int align_len;
+	unsigned long quirks;
+	unsigned long quirk_fills;
 
 	/* trace output */
 	u8 fifo[EM_FIFO_SIZE];
@@ -242,6 +244,7 @@ struct em_unit {
  * @prof: the profile all its units share
  * @disabled: mask of checks switched off (mutation testing)
  * @midr: MIDR_EL1 to report (an erratum's part), 0 for the PE's own
+ * @midr_cpus: the CPUs that report @midr (bit n: CPU n), the rest their own
  * @virq: Linux IRQ number of the TRBE PPI, 0 when not raising interrupts
  * @autotick: units generate trace from their own per-CPU timer
  * @units: per-CPU units, indexed by CPU number
@@ -250,6 +253,7 @@ struct ete_model {
 	const struct em_profile *prof;
 	unsigned long disabled;
 	u64 midr;
+	unsigned long midr_cpus;
 	int virq;
 	bool autotick;
 	struct em_unit *units[NR_CPUS];
@@ -286,6 +290,8 @@ void em_trbe_output(struct em_unit *u, const u8 *buf, unsigned int len);
 void em_trbe_flush(struct em_unit *u);
 void em_trbe_reset(struct em_unit *u);
 void em_trbe_trigger(struct em_unit *u);
+unsigned long em_trbe_quirks_for_midr(u32 midr);
+u32 em_unit_midr(const struct em_unit *u);
 
 /* gen.c: trace generation */
 void em_gen_start(struct em_unit *u);

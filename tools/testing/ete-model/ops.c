@@ -470,9 +470,41 @@ EXPORT_SYMBOL_GPL(ete_model_set_mutation);
  */
 void ete_model_set_midr(struct ete_model *m, u64 midr)
 {
-	WRITE_ONCE(m->midr, midr);
+	ete_model_set_midr_cpus(m, midr, ~0UL);
 }
 EXPORT_SYMBOL_GPL(ete_model_set_midr);
+
+/**
+ * ete_model_set_midr_cpus() - the MIDR_EL1 some units report
+ * @m: the instance
+ * @midr: a part with an erratum the driver handles, or 0 for the real one
+ * @cpus: the CPUs that report it (bit n: CPU n); the others report their
+ *	own, as on a SoC mixing cores
+ *
+ * A unit whose MIDR is a part with a TRBE erratum the model reproduces
+ * (em_trbe_quirks_for_midr()) then behaves like that part.
+ *
+ * Context: process context, before any driver reads the MIDR.
+ */
+void ete_model_set_midr_cpus(struct ete_model *m, u64 midr,
+			     unsigned long cpus)
+{
+	unsigned long flags;
+	int cpu;
+
+	WRITE_ONCE(m->midr, midr);
+	WRITE_ONCE(m->midr_cpus, cpus);
+	for_each_possible_cpu(cpu) {
+		struct em_unit *u = m->units[cpu];
+
+		if (!u)
+			continue;
+		raw_spin_lock_irqsave(&u->lock, flags);
+		u->quirks = em_trbe_quirks_for_midr(em_unit_midr(u));
+		raw_spin_unlock_irqrestore(&u->lock, flags);
+	}
+}
+EXPORT_SYMBOL_GPL(ete_model_set_midr_cpus);
 
 /**
  * ete_model_state() - the programming state of a unit

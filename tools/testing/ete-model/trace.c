@@ -132,6 +132,37 @@ static void put_cycle_count(struct em_tracer *t,
 }
 
 /**
+ * em_trace_flush() - output the pending atoms, before an A-Sync
+ * @t: the tracer
+ * @out: output
+ *
+ * A decoder that synchronizes at an A-Sync ignores everything up to the
+ * Trace Info after it: no element may sit between the two.
+ *
+ * Context: any.
+ */
+void em_trace_flush(struct em_tracer *t, const struct em_trace_out *out)
+{
+	flush_atoms(t, out);
+}
+EXPORT_SYMBOL_IF_KUNIT(em_trace_flush);
+
+/**
+ * em_trace_lost() - the unit overflowed: pending atoms are lost and the
+ *	trace restarts with Trace On after the next synchronization
+ * @t: the tracer
+ *
+ * Context: any.
+ */
+void em_trace_lost(struct em_tracer *t)
+{
+	t->natoms = 0;
+	t->on = false;
+	t->addr_valid = false;
+}
+EXPORT_SYMBOL_IF_KUNIT(em_trace_lost);
+
+/**
  * em_trace_reset() - a trace session starts
  * @t: the tracer
  * @cfg: the configuration
@@ -147,7 +178,8 @@ void em_trace_reset(struct em_tracer *t, const struct em_trace_cfg *cfg)
 EXPORT_SYMBOL_IF_KUNIT(em_trace_reset);
 
 /**
- * em_trace_sync() - Trace Info after an A-Sync the caller output
+ * em_trace_sync() - Trace Info after an A-Sync the caller output (after
+ *	em_trace_flush())
  * @t: the tracer
  * @cfg: the configuration
  * @out: output

@@ -123,6 +123,8 @@ struct em_tracer {
 };
 
 void em_trace_reset(struct em_tracer *t, const struct em_trace_cfg *cfg);
+void em_trace_flush(struct em_tracer *t, const struct em_trace_out *out);
+void em_trace_lost(struct em_tracer *t);
 void em_trace_sync(struct em_tracer *t, const struct em_trace_cfg *cfg,
 		   const struct em_trace_out *out, bool periodic);
 void em_trace_block(struct em_tracer *t, const struct em_trace_cfg *cfg,

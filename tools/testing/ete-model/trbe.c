@@ -11,6 +11,9 @@
 #include <linux/bitfield.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+#include <asm/cputype.h>
 
 #include "model.h"
 #include "pkt.h"
@@ -224,6 +227,87 @@ void em_trbe_trigger(struct em_unit *u)
 		em_trbe_trigger_event(u);
 }
 
+/*
+ * TRBE errata the model reproduces, on the parts they affect (the same
+ * parts as trbe/errata.c; the test checks the driver's workaround, so the
+ * two lists are written independently):
+ * 2119858 (Cortex-A710, X2 up to r2p0), 2139208 (Neoverse N2): on a fill
+ * event the TRBE may go on writing up to 3 cache lines from TRBBASER_EL1;
+ * 2224489 (A710, X2), 2253138 (N2): it may write up to 64 bytes beyond the
+ * limit.  The model does both at every fill event (em_trbe_quirk_fill()).
+ */
+#define EM_QUIRK_OVERWRITE_BASE	BIT(0)
+#define EM_QUIRK_WRITE_BEYOND	BIT(1)
+#define EM_QUIRK_BASE_BYTES	192	/* 3 cache lines */
+#define EM_QUIRK_BEYOND_BYTES	64
+
+/**
+ * em_trbe_quirks_for_midr() - the TRBE errata the model reproduces
+ * @midr: MIDR_EL1 of the PE
+ *
+ * Context: any; pure.
+ * Return: a mask of EM_QUIRK_* bits.
+ */
+unsigned long em_trbe_quirks_for_midr(u32 midr)
+{
+	static const struct midr_range parts[] = {
+		MIDR_ALL_VERSIONS(MIDR_NEOVERSE_N2),
+		MIDR_ALL_VERSIONS(MIDR_CORTEX_A710),
+		MIDR_RANGE(MIDR_CORTEX_X2, 0, 0, 2, 0),
+		{},
+	};
+	const struct midr_range *r;
+
+	for (r = parts; r->model; r++)
+		if (midr_is_cpu_model_range(midr, r->model, r->rv_min,
+					    r->rv_max))
+			return EM_QUIRK_OVERWRITE_BASE | EM_QUIRK_WRITE_BEYOND;
+	return 0;
+}
+
+/*
+ * Is [addr, addr + len) mapped kernel memory?  Without the driver's
+ * workaround the place beyond the limit need not be mapped, and the model
+ * must not oops where silicon would corrupt memory: the corruption is what
+ * tests look for.
+ */
+static bool em_kaddr_mapped(u64 addr, unsigned int len)
+{
+	const void *a = (const void *)(uintptr_t)addr;
+	const void *z = (const void *)(uintptr_t)(addr + len - 1);
+
+	if (is_vmalloc_addr(a) && is_vmalloc_addr(z))
+		return vmalloc_to_page(a) && vmalloc_to_page(z);
+	return virt_addr_valid(a) && virt_addr_valid(z);
+}
+
+static void em_quirk_copy(u64 to, u64 from, unsigned int len)
+{
+	if (em_kaddr_mapped(to, len))
+		memmove((void *)(uintptr_t)to, (void *)(uintptr_t)from, len);
+}
+
+/*
+ * A fill event on an affected part, at once (before the interrupt is
+ * taken): trace bytes land from TRBBASER_EL1 on and past the limit.  The
+ * model writes there again the bytes it has just written below the limit,
+ * which are trace, so a reader that gets them sees trace out of place.
+ */
+static void em_trbe_quirk_fill(struct em_unit *u, u64 base, u64 limit)
+{
+	unsigned int span = min_t(u64, limit - base, EM_QUIRK_BASE_BYTES);
+
+	if (FIELD_GET(EM_TRBLIMITR_FM, u->trblimitr) != EM_FM_FILL)
+		return;
+	if (u->quirks & EM_QUIRK_WRITE_BEYOND)
+		em_quirk_copy(limit, limit - min_t(u64, span,
+						   EM_QUIRK_BEYOND_BYTES),
+			      min_t(u64, span, EM_QUIRK_BEYOND_BYTES));
+	if (u->quirks & EM_QUIRK_OVERWRITE_BASE)
+		em_quirk_copy(base, limit - span, span);
+	u->quirk_fills++;
+}
+
 /* Write @n bytes at TRBPTR_EL1, honouring limit, wrap, trigger and stop */
 static void em_trbe_put(struct em_unit *u, const u8 *data, unsigned int n)
 {
@@ -252,8 +336,11 @@ static void em_trbe_put(struct em_unit *u, const u8 *data, unsigned int n)
 			if (!u->trbtrg)
 				em_trbe_trigger_event(u);
 		}
-		if (u->trbptr == limit)
+		if (u->trbptr == limit) {
 			em_trbe_wrap(u);
+			if (u->quirks && (u->trbsr & EM_TRBSR_S))
+				em_trbe_quirk_fill(u, u->trbbaser, limit);
+		}
 	}
 	u->bytes_dropped += n;
 }

@@ -246,6 +246,22 @@ bool em_unit_prohibited(const struct em_unit *u)
 /* ------------------------------------------------------------------ */
 
 /**
+ * em_unit_midr() - the MIDR_EL1 the unit's PE reports
+ * @u: the unit
+ *
+ * Context: any.
+ * Return: the model's MIDR for the CPUs it was set for, else the PE's own.
+ */
+u32 em_unit_midr(const struct em_unit *u)
+{
+	const struct ete_model *m = u->model;
+
+	if (m->midr && u->cpu < BITS_PER_LONG && (m->midr_cpus & BIT(u->cpu)))
+		return m->midr;
+	return read_cpuid_id();
+}
+
+/**
  * em_unit_reset() - trace unit reset, as on power-up (RPTZDH)
  * @u: the unit
  *
@@ -381,7 +397,7 @@ static u64 em_value(struct em_unit *u, const struct ete_reg_desc *d, u32 reg,
 	case ETE_OSLSR_EL1:
 		return BIT(3) | (u->oslk ? EM_OSLSR_OSLK : 0);
 	case ETE_MIDR_EL1:
-		return u->model->midr ? u->model->midr : read_cpuid_id();
+		return em_unit_midr(u);
 	case ETE_ID_AA64DFR0_EL1:
 		return em_dfr0();
 	default:

@@ -52,14 +52,23 @@ fi
 # timeout.
 append="$append watchdog_thresh=45 rcupdate.rcu_cpu_stall_timeout=90"
 
+# RIG_QEMU_EXTRA: more QEMU options, for debugging a run (e.g. a monitor
+# socket: "-monitor unix:/tmp/rig-mon.sock,server,nowait" replaces none).
+extra=()
+monitor=(-monitor none)
+if [ -n "${RIG_QEMU_EXTRA:-}" ]; then
+	read -r -a extra <<<"$RIG_QEMU_EXTRA"
+	monitor=()
+fi
+
 set +e
 timeout --foreground -k 10 "$timeout" \
 	qemu-system-aarch64 -M "$machine" -cpu "$cpu" -smp "$smp" -m "$mem" \
-	-nographic -monitor none -serial "file:$out/console.log" \
+	-nographic "${monitor[@]}" -serial "file:$out/console.log" \
 	-no-reboot -kernel "$image" -initrd "$initrd" "${firmware[@]}" \
 	-append "$append" \
 	-fsdev "local,id=out,path=$out,security_model=none" \
-	-device virtio-9p-device,fsdev=out,mount_tag=out \
+	-device virtio-9p-device,fsdev=out,mount_tag=out "${extra[@]}" \
 	</dev/null
 rc=$?
 set -e

@@ -314,6 +314,11 @@ static inline void check_bytes(struct checker *c, const unsigned char *p,
 			c->ignored++;
 			continue;
 		}
+		/* past a few bytes matching nothing, stop searching: fail fast */
+		if (c->bad > 16) {
+			c->bad++;
+			continue;
+		}
 		if (!c->synced) {
 			if (seq_find(p + k, len - k, 0, 64 * MB, &idx)) {
 				c->bad++;
@@ -327,8 +332,7 @@ static inline void check_bytes(struct checker *c, const unsigned char *p,
 				seq_word(c->next / 4, c->word);
 			continue;
 		}
-		if (c->bad > 16 ||
-		    seq_find(p + k, len - k, c->next + 1, 4 * MB, &idx)) {
+		if (seq_find(p + k, len - k, c->next + 1, 4 * MB, &idx)) {
 			c->bad++;
 			continue;
 		}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TRBE errata workarounds, against a model that misbehaves like the
+ * affected part.  The rig loads the model with CPU 3 reporting a Neoverse
+ * N2 MIDR (tools/testing/qemu/manifest.d/20-model.list), so trbe.ko applies
+ * 2139208 (overwrite in fill mode) and 2253138 (write out of range) there,
+ * and on each fill event the model writes the bytes it would discard over
+ * the first cache lines from TRBBASER_EL1 and past TRBLIMITR_EL1, as those
+ * cores may.  Without the workarounds the stream a reader sees has foreign
+ * bytes in it; with them it is byte-exact between gap markers.
+ */
+#include "kselftest_harness.h"
+
+#include "trbe_model.h"
+
+#define ERRATA_CPU	3
+/* enum trbe_erratum: overwrite in fill mode, write out of range */
+#define ERRATA_WANTED	0x3
+
+static long trbe_errata(int cpu)
+{
+	char path[64], buf[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/trbe/trbe%d/errata", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return strtol(buf, NULL, 0);
+}
+
+FIXTURE(errata) {
+	struct tbuf t;
+	int opened;
+	char viol[4096];
+};
+
+FIXTURE_SETUP(errata)
+{
+	self->opened = 0;
+	if (!model_present(ERRATA_CPU))
+		SKIP(return, "no ETE/TRBE model loaded on cpu%d", ERRATA_CPU);
+	/* The plan loads the model so: not having them is a failure */
+	ASSERT_EQ(ERRATA_WANTED, trbe_errata(ERRATA_CPU) & ERRATA_WANTED)
+		TH_LOG("cpu%d does not report the N2 errata", ERRATA_CPU);
+}
+
+FIXTURE_TEARDOWN(errata)
+{
+	if (self->opened) {
+		ioctl(self->t.fd, ETE_TRBE_IOC_STOP);
+		tbuf_close(&self->t);
+	}
+	if (model_present(ERRATA_CPU)) {
+		model_replay(ERRATA_CPU, NULL, 0);
+		EXPECT_EQ(0, model_violations(ERRATA_CPU, self->viol,
+					      sizeof(self->viol)))
+			TH_LOG("model violations:\n%s", self->viol);
+		trbe_set(ERRATA_CPU, "buffer_size", "1048576");
+	}
+}
+
+static int open_start(struct tbuf *t)
+{
+	int ret = tbuf_open(t, ERRATA_CPU);
+
+	if (ret)
+		return ret;
+	return ioctl(t->fd, ETE_TRBE_IOC_START) ? -errno : 0;
+}
+
+/*
+ * Fill mode, nobody reading: the window starts 256 bytes into the buffer
+ * (IGNORE before it) and stops a page short of the end (a guard page for
+ * the write past the limit).  The model's stray writes at the fill must
+ * leave no trace in what the reader sees.
+ */
+TEST_F_TIMEOUT(errata, fill_stop_leaves_no_stray_bytes, 120)
+{
+	unsigned char *seq = seq_bytes(0, 256 * KB);
+	long page = sysconf(_SC_PAGESIZE);
+	long long fills0 = model_stat(ERRATA_CPU, "quirk_fills");
+	struct checker c = { 0 };
+	unsigned int i;
+
+	model_configure(ERRATA_CPU, "65536", "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, model_replay(ERRATA_CPU, seq, 256 * KB));
+	ASSERT_EQ(0, open_start(&self->t));
+	self->opened = 1;
+	ASSERT_EQ(0, tbuf_wait_state(&self->t, ETE_TRBE_STATE_WAITING, 20));
+	EXPECT_EQ((__u64)(65536 - page), tbuf_head(&self->t));
+	/* the model did go on writing after the fill, and astray */
+	EXPECT_LT(0, model_stat(ERRATA_CPU, "bytes_dropped"));
+	EXPECT_LT(0, model_stat(ERRATA_CPU, "quirk_fills") - fills0);
+	for (i = 0; i < 256; i++)
+		if (self->t.data[i] != IGNORE)
+			break;
+	EXPECT_EQ(256U, i) TH_LOG("byte %u of the skipped start is %#x", i,
+				  self->t.data[i]);
+	tbuf_drain(&self->t, &c);
+	EXPECT_EQ((__u64)0, c.jumps);
+	EXPECT_EQ((__u64)0, c.bad);
+	EXPECT_EQ((__u64)(65536 - page), c.bytes + c.ignored);
+	EXPECT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
+	free(seq);
+}
+
+/*
+ * A reader that pauses until the TRBE fills, three times, then keeps up:
+ * every stop is a gap, and between gaps the stream is the model's, in
+ * order, with nothing from the stray writes.
+ */
+TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
+{
+	unsigned char *seq = seq_bytes(0, 512 * KB);
+	unsigned char *copy = calloc(1, 2 * MB);
+	struct checker c = { 0 };
+	long long fills0 = model_stat(ERRATA_CPU, "quirk_fills");
+	__u64 i, seg = 0, head, ngaps;
+
+	ASSERT_NE(NULL, copy);
+	model_configure(ERRATA_CPU, "65536", "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, model_replay(ERRATA_CPU, seq, 512 * KB));
+	ASSERT_EQ(0, open_start(&self->t));
+	self->opened = 1;
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, tbuf_wait_state(&self->t, ETE_TRBE_STATE_WAITING,
+					     20));
+		usleep(20000);
+		tbuf_drain_copy(&self->t, &c, copy, 2 * MB);
+		ASSERT_EQ(0, tbuf_wait_state(&self->t, ETE_TRBE_STATE_RUNNING,
+					     5));
+	}
+	while (c.next < 512 * KB && tbuf_state(&self->t) ==
+	       ETE_TRBE_STATE_RUNNING && tbuf_head(&self->t) < 2 * MB) {
+		tbuf_drain_copy(&self->t, &c, copy, 2 * MB);
+		usleep(2000);
+	}
+	tbuf_wait_quiet(&self->t, 5);
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
+	tbuf_drain_copy(&self->t, &c, copy, 2 * MB);
+	head = tbuf_head(&self->t);
+	ASSERT_GT(2 * MB, head);
+	ngaps = self->t.hdr->gap_count;
+	EXPECT_LE(3, model_stat(ERRATA_CPU, "quirk_fills") - fills0);
+	ASSERT_LE((__u64)3, ngaps);
+	ASSERT_GE((__u64)ETE_TRBE_MAX_GAPS, ngaps);
+	EXPECT_EQ((__u64)0, c.bad);
+	EXPECT_EQ(ngaps, c.jumps);
+	EXPECT_EQ(512 * KB, c.next);
+	/* each segment between gaps on its own: in order, nothing foreign */
+	for (i = 0; i <= ngaps; i++) {
+		__u64 next = i < ngaps ? self->t.hdr->gaps[i].offset : head;
+		struct checker s = { 0 };
+
+		ASSERT_LE(seg, next);
+		check_bytes(&s, copy + seg, next - seg);
+		EXPECT_EQ((__u64)0, s.jumps)
+			TH_LOG("segment %llu at %llu", (unsigned long long)i,
+			       (unsigned long long)seg);
+		EXPECT_EQ((__u64)0, s.bad);
+		seg = next;
+	}
+	free(copy);
+	free(seq);
+}
+
+TEST_HARNESS_MAIN
