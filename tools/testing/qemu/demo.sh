@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # README's main job (make demo): build what is needed, boot the arm64 VM,
-# load the driver and run the demo plan in demo.d/, then print what each
-# step showed.
+# load the driver and run the demo plan in demo.d/ (etecap around a
+# workload on four CPUs), print what each step showed, then decode the
+# snapshot etecap wrote on the host.  RIG_VM_LOCK=FILE serializes the VM
+# boot with other checkouts, as for make check.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +23,9 @@ echo "==> initramfs";     "$here/build-initramfs.sh" "$build/demo.cpio.gz" "$bui
 rm -rf "$run"
 mkdir -p "$run"
 echo "==> booting the VM (QEMU virt, 4 CPUs, GICv3); console in $run/console.log"
-"$here/run-vm.sh" -t 600 "$build/kernel/arch/arm64/boot/Image" "$build/demo.cpio.gz" "$run" || {
+lock=()
+[ -n "${RIG_VM_LOCK:-}" ] && lock=(flock "$RIG_VM_LOCK")
+"${lock[@]}" "$here/run-vm.sh" -t 600 "$build/kernel/arch/arm64/boot/Image" "$build/demo.cpio.gz" "$run" || {
 	echo "demo: the VM did not finish; last console lines:" >&2
 	tail -20 "$run/console.log" >&2
 	exit 1
@@ -41,28 +45,71 @@ while read -r kind _ name _; do
 		;;
 	esac
 done < <(grep -hv '^#' "$here"/demo.d/*.list)
-# Decode each CPU's capture on the host: an OpenCSD snapshot per CPU (the
-# unit's registers as read back from sysfs, and the raw TRBE stream), listed
-# by trc_pkt_lister.
+# Decode the snapshot on the host, one CPU's buffer at a time: with
+# tools/ete/ete-decode (libopencsd's C API) where it is built, else with
+# OpenCSD's trc_pkt_lister -decode when the snapshot holds the model's
+# program image, else as a packet listing (nothing to decode against).
+snap=$run/demo/snapshot
+[ -s "$snap/snapshot.ini" ] || { echo "demo: etecap wrote no snapshot" >&2; exit 1; }
+decoder=
+if [ -f "$top/tools/ete/ete-decode.c" ] &&
+	make -s -C "$top/tools/ete" host OUT="$build/host-tools" >/dev/null; then
+	decoder=ete-decode
+elif grep -q '^saved .* --mem ' "$snap/memory.txt"; then
+	decoder=trc_pkt_lister
+fi
+bad_re='OCSD_ERR|I_RESERVED|I_BAD_SEQUENCE|UNKNOWN'
+
 decode_cpu() {
-	local n=$1 snap=$run/snapshot/cpu$1
-	"$here/ocsd-snapshot.sh" "$snap" "$run/demo/trace_cpu$n.bin" "$run/demo/ETE_$n.ini" "$n"
-	(cd "$snap" && trc_pkt_lister -ss_dir "$snap" -logstdout >list.txt 2>&1)
+	local n=$1 out=$snap/decode_cpu$1.txt
+	case "$decoder" in
+	ete-decode)
+		"$build/host-tools/ete-decode" "$snap" --cpu "$n" >"$out" 2>&1
+		echo "cpu$n: $(grep -c '^R ' "$out") instruction ranges, $(grep -c '^E ' "$out") errors"
+		grep -q '^E ' "$out" && return 1
+		# the model's ground truth of the same session, when it was saved
+		truth=$run/demo/truth_cpu$n.txt
+		[ -s "$truth" ] || return 0
+		"$build/host-tools/ete-decode" "$snap" --cpu "$n" --compare "$truth" \
+			>"$snap/compare_cpu$n.txt" 2>&1
+		rc=$?
+		echo "      against the model's ground truth: $(tail -1 "$snap/compare_cpu$n.txt")"
+		return $rc
+		;;
+	trc_pkt_lister)
+		(cd "$snap" && trc_pkt_lister -ss_dir "$snap" -src_name "ETB_$n" -decode -logstdout) >"$out" 2>&1
+		echo "cpu$n: $(grep -c 'OCSD_GEN_TRC_ELEM_INSTR_RANGE' "$out") instruction ranges, $(grep -cE "$bad_re" "$out") errors"
+		;;
+	*)
+		(cd "$snap" && trc_pkt_lister -ss_dir "$snap" -src_name "ETB_$n" -logstdout) >"$out" 2>&1
+		kinds=$(grep -oE '	I_[A-Z0-9_]+ :' "$out" | tr -d '\t :' | sort | uniq -c |
+			sort -rn | awk '{printf "%s %s, ", $2, $1}')
+		echo "cpu$n: $(grep -c '	I_' "$out") packets, $(grep -cE "$bad_re" "$out") errors: ${kinds%, }"
+		;;
+	esac
+	! grep -qE "$bad_re" "$out"
 }
 
-echo "--- decode (OpenCSD trc_pkt_lister, on the host)"
-for bin in "$run"/demo/trace_cpu*.bin; do
-	[ -s "$bin" ] || { echo "no capture"; status=1; break; }
+echo "--- decode on the host (${decoder:-trc_pkt_lister packet listing: no program image to decode against})"
+for bin in "$snap"/trace_cpu*.bin; do
 	n=${bin##*trace_cpu}
 	n=${n%.bin}
-	decode_cpu "$n"
-	list=$run/snapshot/cpu$n/list.txt
-	errors=$(grep -cE 'OCSD_ERR|I_RESERVED|I_BAD_SEQUENCE|UNKNOWN' "$list" || true)
-	kinds=$(grep -oE '	I_[A-Z0-9_]+ :' "$list" | tr -d '\t :' | sort | uniq -c |
-		sort -rn | awk '{printf "%s %s, ", $2, $1}')
-	echo "cpu$n: $(stat -c %s "$bin") bytes, $(grep -c '	I_' "$list") packets, $errors errors: ${kinds%, }"
-	[ "$errors" = 0 ] || status=1
+	[ -s "$bin" ] || { echo "cpu$n: no trace"; status=1; continue; }
+	decode_cpu "$n" || status=1
 done
-echo "--- first packets of cpu0 ($run/snapshot/cpu0/list.txt)"
-grep -m 12 '	I_' "$run/snapshot/cpu0/list.txt" | cut -c1-110
+first=$snap/decode_cpu0.txt
+case "$decoder" in
+ete-decode)
+	echo "--- first decoded ranges of cpu0 ($first)"
+	grep -m 12 '^R ' "$first"
+	;;
+trc_pkt_lister)
+	echo "--- first decoded ranges of cpu0 ($first)"
+	grep -m 12 'OCSD_GEN_TRC_ELEM_INSTR_RANGE' "$first" | cut -c1-140
+	;;
+*)
+	echo "--- first packets of cpu0 ($first)"
+	grep -m 12 '	I_' "$first" | cut -c1-110
+	;;
+esac
 exit $status

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etecap: the capture loop.  Each CPU's /dev/trbe<N> is mapped and drained
+ * with the consumer protocol of Documentation/abi-trbe.rst into
+ * trace_cpu<N>.bin while the command runs.  The command runs under ptrace
+ * so that every process it makes is stopped once at exit, when its
+ * memory map and text can still be read (etecap-mem.c).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "etecap.h"
+#include "../../Documentation/trbe-consumer.c"
+
+#define MAX_TRACEES	1024
+
+static int stop_signal;
+static int wake_pipe[2] = { -1, -1 };
+
+static struct trbe_consumer consumers[ETECAP_MAX_CPUS];
+
+/* Signals only note what happened and wake the poll */
+static void on_signal(int sig)
+{
+	int saved = errno;
+	char c = sig;
+
+	if (sig != SIGCHLD)
+		__atomic_store_n(&stop_signal, sig, __ATOMIC_RELAXED);
+	if (write(wake_pipe[1], &c, 1) < 0)
+		(void)0;
+	errno = saved;
+}
+
+/* Installed first thing: a ^C during setup means no capture at all */
+int etecap_setup_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK))
+		return -errno;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	return 0;
+}
+
+int etecap_interrupted(void)
+{
+	return __atomic_load_n(&stop_signal, __ATOMIC_RELAXED);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int write_err;
+
+static void write_out(const void *buf, size_t len, void *arg)
+{
+	struct etecap_cpu *c = arg;
+
+	if (fwrite(buf, 1, len, c->out) != len && !write_err)
+		write_err = -errno;
+	c->bytes += len;
+}
+
+static void drain_all(struct etecap *e)
+{
+	int i;
+
+	for (i = 0; i < e->o.ncpus; i++)
+		trbe_consumer_drain(&consumers[i], write_out, &e->cpu[i]);
+}
+
+static int open_cpus(struct etecap *e)
+{
+	char path[512];
+	int i, ret;
+
+	for (i = 0; i < e->o.ncpus; i++) {
+		struct etecap_cpu *c = &e->cpu[i];
+
+		c->cpu = e->o.cpus[i];
+		snprintf(path, sizeof(path), "/dev/trbe%d", c->cpu);
+		ret = trbe_consumer_open(&consumers[i], path);
+		if (ret) {
+			fprintf(stderr, "etecap: %s: %s\n", path, strerror(-ret));
+			return ret;
+		}
+		etecap_path(path, sizeof(path), "%s/trace_cpu%d.bin",
+			    e->o.outdir, c->cpu);
+		c->out = fopen(path, "w");
+		if (!c->out) {
+			ret = -errno;
+			fprintf(stderr, "etecap: %s: %s\n", path, strerror(errno));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Start every CPU, or none: the ones started are stopped on an error */
+static int start_cpus(struct etecap *e)
+{
+	int i, ret = 0;
+
+	if (e->o.profile)
+		return etecap_profile_activate(e->o.profile, true);
+	for (i = 0; i < e->o.ncpus && !ret; i++) {
+		if (ioctl(consumers[i].fd, ETE_TRBE_IOC_START)) {
+			ret = -errno;
+			fprintf(stderr, "etecap: cpu%d: start: %s\n",
+				e->cpu[i].cpu, strerror(errno));
+			break;
+		}
+		e->cpu[i].running = true;
+	}
+	while (ret && --i >= 0) {
+		ioctl(consumers[i].fd, ETE_TRBE_IOC_STOP);
+		e->cpu[i].running = false;
+	}
+	return ret;
+}
+
+static int stop_cpus(struct etecap *e)
+{
+	int i, ret = 0;
+
+	if (e->o.profile)
+		ret = etecap_profile_activate(e->o.profile, false);
+	for (i = 0; i < e->o.ncpus; i++) {
+		if (!e->cpu[i].running)
+			continue;
+		if (ioctl(consumers[i].fd, ETE_TRBE_IOC_STOP)) {
+			fprintf(stderr, "etecap: cpu%d: stop: %s\n",
+				e->cpu[i].cpu, strerror(errno));
+			ret = ret ?: -errno;
+		}
+		e->cpu[i].running = false;
+	}
+	return ret;
+}
+
+/* After the stop: the rest of the data, the gaps, the buffer's counters */
+static int finish_cpus(struct etecap *e)
+{
+	int i, ret = 0;
+
+	drain_all(e);
+	for (i = 0; i < e->o.ncpus; i++) {
+		struct etecap_cpu *c = &e->cpu[i];
+		const struct ete_trbe_mmap_page *h = consumers[i].hdr;
+
+		c->gap_count = h->gap_count;
+		c->lost_bytes = h->lost_bytes;
+		c->wrap_count = h->wrap_count;
+		c->state = h->state;
+		c->last_error = h->last_error;
+		ret = ret ?: etecap_write_gaps(e->o.outdir, c->cpu, h);
+		if (fclose(c->out) && !ret)
+			ret = -errno;
+		c->out = NULL;
+		trbe_consumer_close(&consumers[i]);
+	}
+	return ret ?: write_err;
+}
+
+/* ------------------------------------------------------------------------
+ * The traced command and its descendants
+ */
+
+static pid_t tracees[MAX_TRACEES];
+static int ntracees;
+
+static bool is_tracee(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < ntracees; i++)
+		if (tracees[i] == pid)
+			return true;
+	return false;
+}
+
+static void add_tracee(pid_t pid)
+{
+	if (!is_tracee(pid) && ntracees < MAX_TRACEES)
+		tracees[ntracees++] = pid;
+}
+
+static void drop_tracee(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < ntracees; i++)
+		if (tracees[i] == pid)
+			tracees[i] = tracees[--ntracees];
+}
+
+/*
+ * The command stops itself before exec; etecap starts the trace, then
+ * lets it go.  Fork, clone and exec are followed; exit stops each task once.
+ */
+static int spawn(struct etecap *e)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		execvp(e->o.cmd[0], e->o.cmd);
+		fprintf(stderr, "etecap: %s: %s\n", e->o.cmd[0], strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &st, __WALL) != pid || !WIFSTOPPED(st)) {
+		fprintf(stderr, "etecap: %s did not start\n", e->o.cmd[0]);
+		return -ECHILD;
+	}
+	ptrace(PTRACE_SETOPTIONS, pid, NULL,
+	       PTRACE_O_TRACEEXIT | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+	       PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC);
+	e->child = pid;
+	add_tracee(pid);
+	return 0;
+}
+
+/* What decode needs of a task that is about to exit (or is left running) */
+static void collect_task(struct etecap *e, pid_t pid)
+{
+	char path[64], line[256], name[64] = "?";
+	long tgid = pid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			if (!strncmp(line, "Name:", 5))
+				sscanf(line + 5, " %63[^\n]", name);
+			else if (!strncmp(line, "Tgid:", 5))
+				tgid = strtol(line + 5, NULL, 10);
+		}
+		fclose(f);
+	}
+	/* CONFIG_PID_IN_CONTEXTIDR: the context ID is this task's PID */
+	if (e->contexts)
+		fprintf(e->contexts, "%d %ld %s\n", pid, tgid, name);
+	etecap_mem_add_process(&e->mem, e->o.outdir, pid);
+}
+
+/* Handle every pending ptrace stop and exit; true once the command ended */
+static bool reap(struct etecap *e)
+{
+	int st, sig, event;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			drop_tracee(pid);
+			if (pid == e->child) {
+				e->child_status = st;
+				e->child = 0;
+			}
+			continue;
+		}
+		if (!WIFSTOPPED(st))
+			continue;
+		sig = WSTOPSIG(st);
+		event = st >> 16;
+		if (!is_tracee(pid)) {
+			/* a new task's first stop: follow it */
+			add_tracee(pid);
+			sig = 0;
+		} else if (event == PTRACE_EVENT_EXIT) {
+			collect_task(e, pid);
+			sig = 0;
+		} else if (event || sig == SIGSTOP) {
+			sig = 0;
+		}
+		ptrace(PTRACE_CONT, pid, NULL, sig);
+	}
+	return e->o.cmd && !e->child;
+}
+
+/*
+ * The capture ended with the command still running (duration, signal):
+ * save what its tasks have mapped, then end it with SIGTERM (SIGKILL if
+ * it is still there 2 s later).  Tasks it left behind run on, detached
+ * when etecap exits.
+ */
+static void release_tracees(struct etecap *e)
+{
+	long deadline = now_ms() + 2000;
+	int i;
+
+	for (i = 0; i < ntracees; i++)
+		collect_task(e, tracees[i]);
+	if (!e->child)
+		return;
+	kill(e->child, SIGTERM);
+	while (!reap(e)) {
+		if (deadline && now_ms() > deadline) {
+			kill(e->child, SIGKILL);
+			deadline = 0;
+		}
+		usleep(10000);
+	}
+}
+
+static void progress(struct etecap *e, long elapsed)
+{
+	__u64 total = 0, gaps = 0;
+	char line[1024];
+	int i, n;
+
+	n = snprintf(line, sizeof(line), "etecap: %ld.%ld s:", elapsed / 1000,
+		     elapsed / 100 % 10);
+	for (i = 0; i < e->o.ncpus; i++) {
+		total += e->cpu[i].bytes;
+		gaps += consumers[i].hdr->gap_count;
+		if (n < (int)sizeof(line) - 32)
+			n += snprintf(line + n, sizeof(line) - n, " cpu%d %llu KiB",
+				      e->cpu[i].cpu,
+				      (unsigned long long)e->cpu[i].bytes >> 10);
+	}
+	fprintf(stderr, "%s; total %llu KiB, %llu gap(s)\n", line,
+		(unsigned long long)total >> 10, (unsigned long long)gaps);
+}
+
+/* Sleep in poll until data, a signal, the end or the next progress line */
+static void wait_events(struct etecap *e, long deadline, long next_progress)
+{
+	struct pollfd pfd[ETECAP_MAX_CPUS + 1];
+	long t = 200, now = now_ms();
+	char buf[64];
+	int i;
+
+	for (i = 0; i < e->o.ncpus; i++) {
+		pfd[i].fd = consumers[i].fd;
+		pfd[i].events = POLLIN;
+	}
+	pfd[i].fd = wake_pipe[0];
+	pfd[i].events = POLLIN;
+	if (deadline && deadline - now < t)
+		t = deadline - now;
+	if (next_progress && next_progress - now < t)
+		t = next_progress - now;
+	if (poll(pfd, e->o.ncpus + 1, t < 0 ? 0 : t) > 0 && pfd[i].revents)
+		while (read(wake_pipe[0], buf, sizeof(buf)) > 0)
+			;
+}
+
+static int capture_loop(struct etecap *e)
+{
+	long t0 = now_ms(), deadline = 0, next_progress = 0, now;
+	int every = e->o.quiet ? 0 : e->o.progress_ms;
+
+	if (e->o.duration_ms != ETECAP_UNSET)
+		deadline = t0 + e->o.duration_ms;
+	if (every)
+		next_progress = t0 + every;
+	for (;;) {
+		bool done = reap(e);
+
+		drain_all(e);
+		now = now_ms();
+		if (done || etecap_interrupted() || (deadline && now >= deadline))
+			break;
+		if (next_progress && now >= next_progress) {
+			progress(e, now - t0);
+			next_progress += every;
+		}
+		wait_events(e, deadline, next_progress);
+	}
+	e->elapsed_ms = now - t0;
+	if (etecap_interrupted() && !e->o.quiet)
+		fprintf(stderr, "etecap: %s: stopping and writing the snapshot\n",
+			strsignal(etecap_interrupted()));
+	return 0;
+}
+
+/*
+ * Open every CPU's buffer, start the command (stopped), start the trace,
+ * run the command, drain until it ends (or the duration, or a signal),
+ * stop, drain the rest and save the gap lists.  0 or -errno.
+ */
+int etecap_capture(struct etecap *e)
+{
+	int ret, ret2;
+
+	ret = open_cpus(e);
+	if (!ret && e->o.cmd)
+		ret = spawn(e);
+	if (!ret && etecap_interrupted())
+		ret = -EINTR;
+	ret = ret ?: start_cpus(e);
+	if (ret) {
+		if (e->child)
+			kill(e->child, SIGKILL);
+		return ret;
+	}
+	e->started = true;
+	if (e->child)
+		ptrace(PTRACE_CONT, e->child, NULL, 0);
+	capture_loop(e);
+	ret = stop_cpus(e);
+	release_tracees(e);
+	ret2 = finish_cpus(e);
+	return ret ?: ret2;
+}

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etecap: the memory images decode needs besides the trace.  A decoder
+ * follows the program through the instructions it executed, so it needs
+ * their bytes at the addresses they ran at:
+ *
+ *   --mem FILE@VA       given by the user, first, so they win any overlap
+ *   traced processes    each executable mapping of /proc/<pid>/maps, read
+ *                       from /proc/<pid>/mem when the task exits, with the
+ *                       mapped file's build ID; maps_<pid>.txt keeps the map
+ *   the kernel          text and module images from /proc/kcore where it
+ *                       exists; kernel.txt records _text, the link address
+ *                       and the KASLR offset, modules.txt /proc/modules
+ *
+ * A later region never overlaps an earlier one: it is cut around it, as
+ * OpenCSD refuses overlapping memory accessors.  memory.txt lists every
+ * region saved and every one cut or refused, and why.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/elf.h>
+
+#include "etecap.h"
+
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID	3
+#endif
+
+#define MAX_PIECES	64
+#define COPY_CHUNK	65536
+
+struct piece {
+	__u64 va, len;
+};
+
+/* [va, va + len) minus every region already in @m, into @out */
+static int cut_pieces(const struct etecap_memset *m, __u64 va, __u64 len,
+		      struct piece *out)
+{
+	struct piece work[MAX_PIECES];
+	int nw = 1, no = 0, i;
+
+	work[0].va = va;
+	work[0].len = len;
+	for (i = 0; i < m->n; i++) {
+		__u64 rs = m->r[i].va, re = rs + m->r[i].len;
+		int j, n = nw;
+
+		for (j = 0; j < n; j++) {
+			__u64 ps = work[j].va, pe = ps + work[j].len;
+
+			if (!work[j].len || pe <= rs || ps >= re)
+				continue;
+			work[j].len = rs > ps ? rs - ps : 0;
+			if (pe > re && nw < MAX_PIECES) {
+				work[nw].va = re;
+				work[nw++].len = pe - re;
+			}
+		}
+	}
+	for (i = 0; i < nw; i++)
+		if (work[i].len)
+			out[no++] = work[i];
+	return no;
+}
+
+/* Copy @len bytes at @off of @fd into @path; returns the bytes copied */
+static __u64 copy_bytes(int fd, off_t off, __u64 len, const char *path)
+{
+	static char buf[COPY_CHUNK];
+	__u64 done = 0;
+	int out;
+
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0)
+		return 0;
+	while (done < len) {
+		size_t n = len - done > COPY_CHUNK ? COPY_CHUNK : len - done;
+		ssize_t got = pread(fd, buf, n, off + done);
+
+		if (got <= 0 || write(out, buf, got) != got)
+			break;
+		done += got;
+	}
+	/* OpenCSD 1.3.3 refuses a memory file of an odd length: pad to 4 */
+	if (done % 4 && pwrite(out, "\0\0\0", 4 - done % 4, done) > 0)
+		done += 4 - done % 4;
+	close(out);
+	if (!done)
+		unlink(path);
+	return done;
+}
+
+/*
+ * Add the bytes at @off of @fd as memory at @va, cut around what is
+ * already there.  0, or -ENOSPC when the region table is full.
+ */
+static int add_region(struct etecap_memset *m, const char *dir, __u64 va,
+		      __u64 len, int fd, off_t off, const char *what,
+		      const char *build_id)
+{
+	struct piece p[MAX_PIECES];
+	int np = cut_pieces(m, va, len, p), i;
+	char path[512];
+
+	for (i = 0; i < m->n && np == 0; i++) {
+		if (m->r[i].va == va && m->r[i].len == len) {
+			/* the same mapping seen again, in another task */
+			fprintf(m->log, "same  0x%llx 0x%llx %s: as %s\n",
+				(unsigned long long)va, (unsigned long long)len,
+				what, m->r[i].file);
+			return 0;
+		}
+	}
+	if (np != 1 || p[0].len != len)
+		fprintf(m->log, "cut   0x%llx 0x%llx %s: overlaps an earlier region\n",
+			(unsigned long long)va, (unsigned long long)len, what);
+	for (i = 0; i < np; i++) {
+		struct etecap_region *r = &m->r[m->n];
+
+		if (m->n == ETECAP_MAX_REGIONS) {
+			fprintf(m->log, "skip  0x%llx %s: too many regions\n",
+				(unsigned long long)p[i].va, what);
+			return -ENOSPC;
+		}
+		snprintf(r->file, sizeof(r->file), "mem_%d.bin", m->n);
+		etecap_path(path, sizeof(path), "%s/%s", dir, r->file);
+		r->len = copy_bytes(fd, off + (p[i].va - va), p[i].len, path);
+		if (!r->len) {
+			fprintf(m->log, "skip  0x%llx 0x%llx %s: unreadable\n",
+				(unsigned long long)p[i].va,
+				(unsigned long long)p[i].len, what);
+			continue;
+		}
+		r->va = p[i].va;
+		snprintf(r->what, sizeof(r->what), "%s", what);
+		snprintf(r->build_id, sizeof(r->build_id), "%s",
+			 build_id ? build_id : "");
+		fprintf(m->log, "saved 0x%llx 0x%llx %s %s%s%s\n",
+			(unsigned long long)r->va, (unsigned long long)r->len,
+			r->file, what, *r->build_id ? " build-id " : "",
+			r->build_id);
+		m->n++;
+	}
+	return 0;
+}
+
+/* memory.txt is opened here; 0 or -errno */
+int etecap_mem_init(struct etecap_memset *m, const char *dir)
+{
+	char path[512];
+
+	m->n = 0;
+	etecap_path(path, sizeof(path), "%s/memory.txt", dir);
+	m->log = fopen(path, "w");
+	if (!m->log)
+		return -errno;
+	fprintf(m->log, "# action va length file source\n");
+	return 0;
+}
+
+void etecap_mem_finish(struct etecap_memset *m)
+{
+	if (m->log)
+		fclose(m->log);
+	m->log = NULL;
+}
+
+/*
+ * A copy of @src in the snapshot directory, read to its end: debugfs and
+ * proc files report no size.  Returns an fd open on it (already unlinked)
+ * and its size in @size, or -errno.
+ */
+static int stage(const char *dir, const char *src, __u64 *size)
+{
+	static char buf[COPY_CHUNK];
+	char path[512];
+	int in, fd;
+	ssize_t n;
+
+	*size = 0;
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	etecap_path(path, sizeof(path), "%s/.mem.tmp", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	unlink(path);
+	while (fd >= 0 && (n = read(in, buf, sizeof(buf))) > 0) {
+		if (write(fd, buf, n) != n) {
+			close(fd);
+			fd = -EIO;
+			break;
+		}
+		*size += n;
+	}
+	if (fd < 0 && fd != -EIO)
+		fd = -errno;
+	close(in);
+	return fd;
+}
+
+/* --mem FILE@VA, in the order given; 0 or -errno */
+int etecap_mem_add_files(struct etecap_memset *m, const char *dir,
+			 const struct etecap_opts *o)
+{
+	char what[160];
+	int i, fd, ret = 0;
+	__u64 size;
+
+	for (i = 0; i < o->nmem && !ret; i++) {
+		fd = stage(dir, o->mem[i].file, &size);
+		if (fd >= 0 && !size) {
+			close(fd);
+			fd = -ENODATA;
+		}
+		if (fd < 0) {
+			fprintf(stderr, "etecap: %s: %s\n", o->mem[i].file,
+				strerror(-fd));
+			return fd;
+		}
+		snprintf(what, sizeof(what), "--mem %s", o->mem[i].file);
+		ret = add_region(m, dir, o->mem[i].va, size, fd, 0, what, NULL);
+		close(fd);
+	}
+	return ret;
+}
+
+/* ------------------------------------------------------------------------
+ * Build IDs: the NT_GNU_BUILD_ID note of an ELF file
+ */
+
+static bool read_at(int fd, void *buf, size_t n, off_t off)
+{
+	return pread(fd, buf, n, off) == (ssize_t)n;
+}
+
+static bool note_build_id(int fd, const struct elf64_phdr *ph, char *hex)
+{
+	unsigned char buf[1024];
+	size_t pos = 0, n = ph->p_filesz < sizeof(buf) ? ph->p_filesz : sizeof(buf);
+
+	if (!read_at(fd, buf, n, ph->p_offset))
+		return false;
+	while (pos + sizeof(struct elf64_note) <= n) {
+		struct elf64_note *nh = (struct elf64_note *)(buf + pos);
+		size_t name = pos + sizeof(*nh);
+		size_t desc = name + ((nh->n_namesz + 3) & ~3u);
+		unsigned int i;
+
+		if (desc + nh->n_descsz > n)
+			break;
+		if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+		    !memcmp(buf + name, "GNU", 4) && nh->n_descsz <= 20) {
+			for (i = 0; i < nh->n_descsz; i++)
+				sprintf(hex + 2 * i, "%02x", buf[desc + i]);
+			return true;
+		}
+		pos = desc + ((nh->n_descsz + 3) & ~3u);
+	}
+	return false;
+}
+
+/* @hex (41 bytes) gets @path's build ID, or "" */
+static void build_id(const char *path, char *hex)
+{
+	struct elf64_hdr eh;
+	struct elf64_phdr ph;
+	int fd, i;
+
+	hex[0] = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (read_at(fd, &eh, sizeof(eh), 0) && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
+	    eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(ph)) {
+		for (i = 0; i < eh.e_phnum; i++) {
+			if (!read_at(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)))
+				break;
+			if (ph.p_type == PT_NOTE && note_build_id(fd, &ph, hex))
+				break;
+		}
+	}
+	close(fd);
+}
+
+/* ------------------------------------------------------------------------
+ * Traced processes
+ */
+
+/* Copy /proc/<pid>/maps into maps_<pid>.txt; returns it opened for reading */
+static FILE *save_maps(const char *dir, pid_t pid)
+{
+	char path[512], line[512];
+	FILE *in, *out;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	in = fopen(path, "r");
+	if (!in)
+		return NULL;
+	etecap_path(path, sizeof(path), "%s/maps_%d.txt", dir, pid);
+	out = fopen(path, "w");
+	while (fgets(line, sizeof(line), in))
+		if (out)
+			fputs(line, out);
+	if (out)
+		fclose(out);
+	rewind(in);
+	return in;
+}
+
+/*
+ * The executable mappings of task @pid, read through /proc/<pid>/mem
+ * (etecap is its tracer).  0 or -errno.
+ */
+int etecap_mem_add_process(struct etecap_memset *m, const char *dir, pid_t pid)
+{
+	char line[512], path[256], perms[8], what[160], bid[41];
+	unsigned long long start, end, off;
+	FILE *maps;
+	int memfd, ret = 0;
+
+	maps = save_maps(dir, pid);
+	if (!maps)
+		return -errno;
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	memfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (memfd < 0) {
+		ret = -errno;
+		fprintf(m->log, "skip  pid %d: %s: %s\n", pid, path, strerror(errno));
+		fclose(maps);
+		return ret;
+	}
+	while (fgets(line, sizeof(line), maps) && !ret) {
+		path[0] = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %255[^\n]", &start,
+			   &end, perms, &off, path) < 4 || !strchr(perms, 'x'))
+			continue;
+		build_id(path, bid);
+		snprintf(what, sizeof(what), "pid %d %s+0x%llx", pid,
+			 *path ? path : "[anon]", off);
+		ret = add_region(m, dir, start, end - start, memfd, start, what, bid);
+	}
+	close(memfd);
+	fclose(maps);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------
+ * The kernel
+ */
+
+/* Address of symbol @name in /proc/kallsyms, or 0 */
+static __u64 ksym_addr(const char *name)
+{
+	char line[256], sym[128];
+	unsigned long long a;
+	__u64 found = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %*s %127s", &a, sym) == 2 && !strcmp(sym, name)) {
+			found = a;
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
+/*
+ * The address arm64 links _text at: KIMAGE_VADDR, the end of the 128 MiB
+ * module area at the bottom of the kernel's half for VA_BITS_MIN.  The
+ * highest candidate not above @text is the kernel's; @va_bits gets it.
+ */
+static __u64 link_address(__u64 text, int *va_bits)
+{
+	static const int bits[] = { 36, 39, 42, 47, 48 };
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		__u64 link = -(1ULL << (bits[i] - 1)) + (128ULL << 20);
+
+		if (link <= text) {
+			*va_bits = bits[i];
+			return link;
+		}
+	}
+	*va_bits = 0;
+	return 0;
+}
+
+/* Copy /proc/modules into modules.txt */
+static void save_modules(const char *dir)
+{
+	char path[512], line[512];
+	FILE *in = fopen("/proc/modules", "r"), *out;
+
+	if (!in)
+		return;
+	etecap_path(path, sizeof(path), "%s/modules.txt", dir);
+	out = fopen(path, "w");
+	while (out && fgets(line, sizeof(line), in))
+		fputs(line, out);
+	if (out)
+		fclose(out);
+	fclose(in);
+}
+
+/* Add [va, va + len) as read through /proc/kcore's PT_LOAD segments */
+static void add_from_kcore(struct etecap_memset *m, const char *dir, int kcore,
+			   __u64 va, __u64 len, const char *what)
+{
+	struct elf64_hdr eh;
+	struct elf64_phdr ph;
+	int i;
+
+	if (!read_at(kcore, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG))
+		return;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (!read_at(kcore, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)))
+			return;
+		if (ph.p_type != PT_LOAD || va < ph.p_vaddr ||
+		    va + len > ph.p_vaddr + ph.p_memsz)
+			continue;
+		add_region(m, dir, va, len, kcore, ph.p_offset + (va - ph.p_vaddr),
+			   what, NULL);
+		return;
+	}
+	fprintf(m->log, "skip  0x%llx 0x%llx %s: not in /proc/kcore\n",
+		(unsigned long long)va, (unsigned long long)len, what);
+}
+
+static void add_modules(struct etecap_memset *m, const char *dir, int kcore)
+{
+	char line[512], name[64], what[96];
+	unsigned long long size, addr;
+	FILE *f = fopen("/proc/modules", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %llu %*s %*s %*s %llx", name, &size, &addr) != 3 ||
+		    !addr)
+			continue;
+		snprintf(what, sizeof(what), "module %s", name);
+		add_from_kcore(m, dir, kcore, addr, size, what);
+	}
+	if (f)
+		fclose(f);
+}
+
+/*
+ * kernel.txt (where the kernel runs and its KASLR offset), modules.txt,
+ * and the kernel text and modules from /proc/kcore if there is one.
+ * 0 or -errno (kernel.txt could not be written).
+ */
+int etecap_mem_add_kernel(struct etecap_memset *m, const char *dir)
+{
+	__u64 text = ksym_addr("_text"), stext = ksym_addr("_stext");
+	__u64 etext = ksym_addr("_etext"), link;
+	char path[512];
+	int va_bits, kcore;
+	FILE *f;
+
+	etecap_path(path, sizeof(path), "%s/kernel.txt", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	link = link_address(text, &va_bits);
+	fprintf(f, "_text=0x%llx\n_stext=0x%llx\n_etext=0x%llx\n",
+		(unsigned long long)text, (unsigned long long)stext,
+		(unsigned long long)etext);
+	if (text)
+		fprintf(f, "va_bits=%d\nlink_text=0x%llx\nkaslr_offset=0x%llx\n",
+			va_bits, (unsigned long long)link,
+			(unsigned long long)(text - link));
+	else
+		fprintf(f, "# /proc/kallsyms hides addresses (kptr_restrict)\n");
+	save_modules(dir);
+	kcore = open("/proc/kcore", O_RDONLY | O_CLOEXEC);
+	if (kcore < 0) {
+		fprintf(f, "# kernel text not saved: /proc/kcore: %s\n", strerror(errno));
+		fprintf(m->log, "skip  kernel text: /proc/kcore: %s\n", strerror(errno));
+	} else if (stext && etext > stext) {
+		fprintf(f, "kcore=yes\n");
+		add_from_kcore(m, dir, kcore, stext, etext - stext, "kernel text");
+		add_modules(m, dir, kcore);
+	}
+	if (kcore >= 0)
+		close(kcore);
+	fclose(f);
+	return 0;
+}

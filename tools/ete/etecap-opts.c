@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etecap: the command line.  Every value is checked here, before anything
+ * is written to sysfs, so that a bad option changes nothing.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "etecap.h"
+
+static const char usage[] =
+	"usage: etecap [options] [-- command [args...]]\n"
+	"Trace CPUs with ETE while a command runs (or for a time, or until ^C) and\n"
+	"write an OpenCSD snapshot directory.\n"
+	"\n"
+	"  -o, --output DIR          snapshot directory (default etecap.snapshot)\n"
+	"  -c, --cpus LIST           CPUs to trace, e.g. 0-3,6 (default: all online)\n"
+	"  -p, --profile NAME        use configfs profile NAME (its CPUs and settings)\n"
+	"  -t, --duration TIME       stop after TIME (ms, or with s/ms suffix)\n"
+	"  -e, --el LIST             exception levels: 0,1,2, user, kernel or all\n"
+	"      --include START-LAST  trace only inside [START, LAST] (repeatable)\n"
+	"      --exclude START-LAST  do not trace inside [START, LAST] (repeatable)\n"
+	"      --start ADDR          start tracing at ADDR (repeatable)\n"
+	"      --stop ADDR           stop tracing at ADDR (repeatable)\n"
+	"      --cycles[=THRESHOLD]  cycle counts (threshold in cycles)\n"
+	"      --timestamps          timestamps\n"
+	"      --return-stack        return stack (TRCCONFIGR.RS)\n"
+	"      --branch-broadcast    branch broadcast (TRCCONFIGR.BB)\n"
+	"      --no-context-id       no context ID (PID) packets\n"
+	"      --sync-period BYTES   A-Sync period, a power of two\n"
+	"  -b, --buffer-size SIZE    TRBE buffer per CPU (K/M suffix, power of two)\n"
+	"  -m, --mode MODE           fill, wrap or circular\n"
+	"      --when-behind POLICY  fill mode, reader behind: stop or drop\n"
+	"      --mem FILE@VA         add FILE as memory at VA (repeatable)\n"
+	"      --no-kernel           do not save kernel text and module addresses\n"
+	"      --progress MS         progress line interval on stderr (0: none)\n"
+	"  -q, --quiet               no progress, only errors\n";
+
+void etecap_usage(FILE *f)
+{
+	fputs(usage, f);
+}
+
+/* "0-3,6" into cpus[]; returns the count or -EINVAL */
+int etecap_parse_cpulist(const char *s, int *cpus, int max)
+{
+	int n = 0;
+
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s || a < 0 || a >= ETECAP_MAX_CPUS)
+			return -EINVAL;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a || b >= ETECAP_MAX_CPUS)
+				return -EINVAL;
+			s = end;
+		}
+		for (; a <= b; a++) {
+			if (n == max)
+				return -EINVAL;
+			cpus[n++] = a;
+		}
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -EINVAL;
+	}
+	return n ? n : -EINVAL;
+}
+
+static int parse_u64(const char *s, __u64 *v)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return (errno || *end) ? -EINVAL : 0;
+}
+
+/* a size with an optional K, M or G suffix */
+static int parse_size(const char *s, long long *v)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(s, &end, 0);
+	if (errno || end == s || n <= 0)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K':
+		n <<= 10, end++;
+		break;
+	case 'm': case 'M':
+		n <<= 20, end++;
+		break;
+	case 'g': case 'G':
+		n <<= 30, end++;
+		break;
+	}
+	if (*end)
+		return -EINVAL;
+	*v = n;
+	return 0;
+}
+
+/* milliseconds: "300", "300ms", "2s" */
+static int parse_duration(const char *s, long *ms)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (errno || end == s || n < 0)
+		return -EINVAL;
+	if (!strcmp(end, "s"))
+		n *= 1000;
+	else if (*end && strcmp(end, "ms"))
+		return -EINVAL;
+	*ms = n;
+	return 0;
+}
+
+static int parse_el(const char *s, int *mask)
+{
+	char *copy, *tok, *save = NULL;
+	int m = 0, ret = 0;
+
+	/* all: the unit's default, every Non-secure EL it implements */
+	if (!strcmp(s, "all")) {
+		*mask = ETECAP_UNSET;
+		return 0;
+	}
+	if (!strcmp(s, "user"))
+		s = "0";
+	else if (!strcmp(s, "kernel"))
+		s = "1";
+	copy = strdup(s);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strlen(tok) != 1 || tok[0] < '0' || tok[0] > '2') {
+			ret = -EINVAL;
+			break;
+		}
+		m |= 1 << (tok[0] - '0');
+	}
+	free(copy);
+	if (!m)
+		ret = -EINVAL;
+	*mask = m;
+	return ret;
+}
+
+static int parse_range(const char *s, struct etecap_range *r)
+{
+	char *copy = strdup(s), *dash = strchr(copy, '-');
+	int ret = -EINVAL;
+
+	if (dash) {
+		*dash = 0;
+		if (!parse_u64(copy, &r->start) && !parse_u64(dash + 1, &r->last) &&
+		    r->start <= r->last)
+			ret = 0;
+	}
+	free(copy);
+	return ret;
+}
+
+static int parse_mem(const char *s, struct etecap_mem_arg *m)
+{
+	const char *at = strrchr(s, '@');
+
+	if (!at || at == s || parse_u64(at + 1, &m->va))
+		return -EINVAL;
+	m->file = strndup(s, at - s);
+	if (access(m->file, R_OK))
+		return -errno;
+	return 0;
+}
+
+static bool one_of(const char *s, const char *a, const char *b, const char *c)
+{
+	return !strcmp(s, a) || !strcmp(s, b) || (c && !strcmp(s, c));
+}
+
+enum {
+	OPT_INCLUDE = 256, OPT_EXCLUDE, OPT_START, OPT_STOP, OPT_CYCLES,
+	OPT_TS, OPT_RS, OPT_BB, OPT_NOCID, OPT_SYNC, OPT_BEHIND, OPT_MEM,
+	OPT_NOKERNEL, OPT_PROGRESS,
+};
+
+static const struct option long_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "cpus", required_argument, NULL, 'c' },
+	{ "profile", required_argument, NULL, 'p' },
+	{ "duration", required_argument, NULL, 't' },
+	{ "el", required_argument, NULL, 'e' },
+	{ "include", required_argument, NULL, OPT_INCLUDE },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "start", required_argument, NULL, OPT_START },
+	{ "stop", required_argument, NULL, OPT_STOP },
+	{ "cycles", optional_argument, NULL, OPT_CYCLES },
+	{ "timestamps", no_argument, NULL, OPT_TS },
+	{ "return-stack", no_argument, NULL, OPT_RS },
+	{ "branch-broadcast", no_argument, NULL, OPT_BB },
+	{ "no-context-id", no_argument, NULL, OPT_NOCID },
+	{ "sync-period", required_argument, NULL, OPT_SYNC },
+	{ "buffer-size", required_argument, NULL, 'b' },
+	{ "mode", required_argument, NULL, 'm' },
+	{ "when-behind", required_argument, NULL, OPT_BEHIND },
+	{ "mem", required_argument, NULL, OPT_MEM },
+	{ "no-kernel", no_argument, NULL, OPT_NOKERNEL },
+	{ "progress", required_argument, NULL, OPT_PROGRESS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ }
+};
+
+static void opts_defaults(struct etecap_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->outdir = "etecap.snapshot";
+	o->el_mask = ETECAP_UNSET;
+	o->cycles = ETECAP_UNSET;
+	o->cc_threshold = ETECAP_UNSET;
+	o->timestamps = ETECAP_UNSET;
+	o->return_stack = ETECAP_UNSET;
+	o->branch_broadcast = ETECAP_UNSET;
+	o->context_id = ETECAP_UNSET;
+	o->sync_period = ETECAP_UNSET;
+	o->buffer_size = ETECAP_UNSET;
+	o->duration_ms = ETECAP_UNSET;
+	o->kernel = true;
+	o->progress_ms = 1000;
+}
+
+/* One option; returns 0 or a message for the user */
+static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
+{
+	long long ll;
+	__u64 v;
+	int n;
+
+	switch (c) {
+	case 'o':
+		o->outdir = arg;
+		return NULL;
+	case 'c':
+		n = etecap_parse_cpulist(arg, o->cpus, ETECAP_MAX_CPUS);
+		if (n < 0)
+			return "--cpus takes a list such as 0-3,6";
+		o->ncpus = n;
+		return NULL;
+	case 'p':
+		o->profile = arg;
+		return NULL;
+	case 't':
+		return parse_duration(arg, &o->duration_ms) ?
+			"--duration takes milliseconds, or a number with s or ms" : NULL;
+	case 'e':
+		return parse_el(arg, &o->el_mask) ?
+			"--el takes a list of 0, 1, 2, or user, kernel, all" : NULL;
+	case OPT_INCLUDE:
+	case OPT_EXCLUDE: {
+		bool inc = c == OPT_INCLUDE;
+		int *cnt = inc ? &o->ninclude : &o->nexclude;
+
+		if (*cnt == ETECAP_MAX_RANGES)
+			return "too many address ranges";
+		if (parse_range(arg, inc ? &o->include[*cnt] : &o->exclude[*cnt]))
+			return "an address range is START-LAST, START <= LAST";
+		(*cnt)++;
+		return NULL;
+	}
+	case OPT_START:
+	case OPT_STOP: {
+		bool start = c == OPT_START;
+		int *cnt = start ? &o->nstart : &o->nstop;
+
+		if (*cnt == ETECAP_MAX_SINGLES)
+			return "too many start/stop addresses";
+		if (parse_u64(arg, &v))
+			return "--start and --stop take an address";
+		(start ? o->start_addr : o->stop_addr)[(*cnt)++] = v;
+		return NULL;
+	}
+	case OPT_CYCLES:
+		o->cycles = 1;
+		if (arg) {
+			if (parse_u64(arg, &v) || v > 4095)
+				return "--cycles=THRESHOLD takes 1 to 4095 cycles";
+			o->cc_threshold = v;
+		}
+		return NULL;
+	case OPT_TS:
+		o->timestamps = 1;
+		return NULL;
+	case OPT_RS:
+		o->return_stack = 1;
+		return NULL;
+	case OPT_BB:
+		o->branch_broadcast = 1;
+		return NULL;
+	case OPT_NOCID:
+		o->context_id = 0;
+		return NULL;
+	case OPT_SYNC:
+		if (parse_size(arg, &ll) || (ll & (ll - 1)))
+			return "--sync-period takes a power of two of bytes";
+		o->sync_period = ll;
+		return NULL;
+	case 'b':
+		if (parse_size(arg, &ll) || (ll & (ll - 1)))
+			return "--buffer-size takes a power of two (K, M suffixes)";
+		o->buffer_size = ll;
+		return NULL;
+	case 'm':
+		if (!one_of(arg, "fill", "wrap", "circular"))
+			return "--mode is fill, wrap or circular";
+		o->mode = arg;
+		return NULL;
+	case OPT_BEHIND:
+		if (!one_of(arg, "stop", "drop", NULL))
+			return "--when-behind is stop or drop";
+		o->when_behind = arg;
+		return NULL;
+	case OPT_MEM:
+		if (o->nmem == ETECAP_MAX_MEM)
+			return "too many --mem images";
+		if (parse_mem(arg, &o->mem[o->nmem]))
+			return "--mem takes a readable FILE@0xADDRESS";
+		o->nmem++;
+		return NULL;
+	case OPT_NOKERNEL:
+		o->kernel = false;
+		return NULL;
+	case OPT_PROGRESS:
+		if (parse_u64(arg, &v) || v > INT_MAX)
+			return "--progress takes milliseconds";
+		o->progress_ms = v;
+		return NULL;
+	case 'q':
+		o->quiet = true;
+		return NULL;
+	}
+	return "";
+}
+
+/* With --profile the unit and buffer settings are the profile's */
+static const char *check_profile(const struct etecap_opts *o)
+{
+	if (!o->profile)
+		return NULL;
+	if (o->ncpus)
+		return "--profile selects the CPUs: no --cpus with it";
+	if (o->el_mask != ETECAP_UNSET || o->ninclude || o->nexclude ||
+	    o->nstart || o->nstop || o->cycles != ETECAP_UNSET ||
+	    o->timestamps != ETECAP_UNSET || o->return_stack != ETECAP_UNSET ||
+	    o->branch_broadcast != ETECAP_UNSET ||
+	    o->context_id != ETECAP_UNSET || o->sync_period != ETECAP_UNSET ||
+	    o->buffer_size != ETECAP_UNSET || o->mode || o->when_behind)
+		return "--profile carries the trace settings: change them in the profile";
+	return NULL;
+}
+
+/*
+ * Fill @o from the command line.  Returns 0, 1 for --help, or -EINVAL
+ * after printing what is wrong.
+ */
+int etecap_parse(struct etecap_opts *o, int argc, char **argv)
+{
+	const char *msg;
+	int c;
+
+	opts_defaults(o);
+	while ((c = getopt_long(argc, argv, "+o:c:p:t:e:b:m:qh", long_opts,
+				NULL)) != -1) {
+		if (c == 'h') {
+			etecap_usage(stdout);
+			return 1;
+		}
+		if (c == '?') {
+			etecap_usage(stderr);
+			return -EINVAL;
+		}
+		msg = parse_one(o, c, optarg);
+		if (msg) {
+			fprintf(stderr, "etecap: %s: %s\n", optarg ? optarg : "", msg);
+			return -EINVAL;
+		}
+	}
+	msg = check_profile(o);
+	if (!msg && o->ninclude + o->nexclude > ETECAP_MAX_RANGES)
+		msg = "at most 8 include and exclude ranges together";
+	if (msg) {
+		fprintf(stderr, "etecap: %s\n", msg);
+		return -EINVAL;
+	}
+	if (optind < argc)
+		o->cmd = &argv[optind];
+	if (!o->profile && !o->ncpus) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		for (c = 0; c < n && c < ETECAP_MAX_CPUS; c++)
+			o->cpus[o->ncpus++] = c;
+	}
+	return 0;
+}

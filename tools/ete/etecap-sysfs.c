@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etecap: configuration through /sys/class/ete/ete<N>/ (trace units),
+ * /sys/class/trbe/trbe<N>/ (buffers) and configfs profiles
+ * (/sys/kernel/config/ete/profiles/<name>/), and the read-back of each
+ * unit's ID and configuration registers for the decoder.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "etecap.h"
+
+#define ETE_SYSFS	"/sys/class/ete/ete%d/"
+#define TRBE_SYSFS	"/sys/class/trbe/trbe%d/"
+#define PROFILES	"/sys/kernel/config/ete/profiles/"
+
+/* Write one value to a sysfs or configfs file; 0 or -errno */
+int etecap_sysfs_write(const char *path, const char *fmt, ...)
+{
+	char val[64];
+	va_list ap;
+	int fd, ret = 0;
+
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Read a file's first line, without its newline; 0 or -errno */
+int etecap_sysfs_read(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/* Set one attribute of a unit or buffer, saying what refused it */
+static int set(const char *dir, int cpu, const char *attr, const char *fmt,
+	       unsigned long long v)
+{
+	char path[160], val[32];
+	int ret;
+
+	snprintf(path, sizeof(path), dir, cpu);
+	strncat(path, attr, sizeof(path) - strlen(path) - 1);
+	snprintf(val, sizeof(val), fmt, v);
+	ret = etecap_sysfs_write(path, "%s", val);
+	if (ret)
+		fprintf(stderr, "etecap: cpu%d: %s = %s: %s\n", cpu, path, val,
+			strerror(-ret));
+	return ret;
+}
+
+static int set_str(const char *dir, int cpu, const char *attr, const char *s)
+{
+	char path[160];
+	int ret;
+
+	snprintf(path, sizeof(path), dir, cpu);
+	strncat(path, attr, sizeof(path) - strlen(path) - 1);
+	ret = etecap_sysfs_write(path, "%s", s);
+	if (ret)
+		fprintf(stderr, "etecap: cpu%d: %s = %s: %s\n", cpu, path, s,
+			strerror(-ret));
+	return ret;
+}
+
+/*
+ * Address comparators: include ranges take range comparators 0.., exclude
+ * ranges the next ones; start and stop addresses the single comparators
+ * after those.
+ */
+static int configure_addresses(const struct etecap_opts *o, int cpu)
+{
+	int k, i, ret = 0, single, nr = o->ninclude + o->nexclude;
+	unsigned long long inc = 0, exc = 0, start = 0, stop = 0;
+	char attr[32];
+
+	for (k = 0; k < nr && !ret; k++) {
+		const struct etecap_range *r = k < o->ninclude ?
+			&o->include[k] : &o->exclude[k - o->ninclude];
+
+		snprintf(attr, sizeof(attr), "addr%d/value", 2 * k);
+		ret = set(ETE_SYSFS, cpu, attr, "0x%llx", r->start);
+		snprintf(attr, sizeof(attr), "addr%d/value", 2 * k + 1);
+		ret = ret ?: set(ETE_SYSFS, cpu, attr, "0x%llx", r->last);
+		if (k < o->ninclude)
+			inc |= 1ULL << k;
+		else
+			exc |= 1ULL << k;
+	}
+	single = 2 * nr;
+	for (i = 0; i < o->nstart + o->nstop && !ret; i++, single++) {
+		bool is_start = i < o->nstart;
+
+		snprintf(attr, sizeof(attr), "addr%d/value", single);
+		ret = set(ETE_SYSFS, cpu, attr, "0x%llx", is_start ?
+			  o->start_addr[i] : o->stop_addr[i - o->nstart]);
+		if (is_start)
+			start |= 1ULL << single;
+		else
+			stop |= 1ULL << single;
+	}
+	if (!ret && inc)
+		ret = set(ETE_SYSFS, cpu, "include_ranges", "0x%llx", inc);
+	if (!ret && exc)
+		ret = set(ETE_SYSFS, cpu, "exclude_ranges", "0x%llx", exc);
+	if (!ret && start)
+		ret = set(ETE_SYSFS, cpu, "start_addrs", "0x%llx", start);
+	if (!ret && stop)
+		ret = set(ETE_SYSFS, cpu, "stop_addrs", "0x%llx", stop);
+	/* with start addresses, trace begins stopped until one is hit */
+	if (!ret && start)
+		ret = set(ETE_SYSFS, cpu, "ss_status", "%llu", 0);
+	return ret;
+}
+
+static int configure_unit(const struct etecap_opts *o, int cpu)
+{
+	int ret;
+
+	ret = set(ETE_SYSFS, cpu, "reset", "%llu", 1);
+	if (!ret && o->el_mask != ETECAP_UNSET)
+		ret = set(ETE_SYSFS, cpu, "el_ns", "0x%llx", o->el_mask);
+	if (!ret && o->cycles != ETECAP_UNSET)
+		ret = set(ETE_SYSFS, cpu, "cycle_count", "%llu", o->cycles);
+	if (!ret && o->cc_threshold != ETECAP_UNSET)
+		ret = set(ETE_SYSFS, cpu, "cc_threshold", "%llu", o->cc_threshold);
+	if (!ret && o->timestamps != ETECAP_UNSET)
+		ret = set(ETE_SYSFS, cpu, "timestamp", "%llu", o->timestamps);
+	if (!ret && o->return_stack != ETECAP_UNSET)
+		ret = set(ETE_SYSFS, cpu, "return_stack", "%llu", o->return_stack);
+	if (!ret && o->branch_broadcast != ETECAP_UNSET)
+		ret = set(ETE_SYSFS, cpu, "branch_broadcast", "%llu",
+			  o->branch_broadcast);
+	if (!ret && o->context_id != ETECAP_UNSET)
+		ret = set(ETE_SYSFS, cpu, "context_id", "%llu", o->context_id);
+	if (!ret && o->sync_period != ETECAP_UNSET)
+		ret = set(ETE_SYSFS, cpu, "sync_period", "%llu", o->sync_period);
+	return ret ?: configure_addresses(o, cpu);
+}
+
+static int configure_buffer(const struct etecap_opts *o, int cpu)
+{
+	int ret = 0;
+
+	if (o->buffer_size != ETECAP_UNSET)
+		ret = set(TRBE_SYSFS, cpu, "buffer_size", "%llu", o->buffer_size);
+	if (!ret && o->mode)
+		ret = set_str(TRBE_SYSFS, cpu, "fill_mode", o->mode);
+	if (!ret && o->when_behind)
+		ret = set_str(TRBE_SYSFS, cpu, "when_behind", o->when_behind);
+	return ret;
+}
+
+/*
+ * Program every selected CPU's trace unit and buffer from the options:
+ * each unit is reset first, so what is not asked for is the default.
+ * Returns 0 or the first -errno, having said which CPU and file refused.
+ */
+int etecap_configure(const struct etecap_opts *o)
+{
+	char path[64];
+	int i, ret;
+
+	for (i = 0; i < o->ncpus; i++) {
+		int cpu = o->cpus[i];
+
+		snprintf(path, sizeof(path), ETE_SYSFS, cpu);
+		if (access(path, F_OK)) {
+			fprintf(stderr, "etecap: cpu%d has no trace unit bound to ete.ko (%s)\n",
+				cpu, path);
+			return -ENODEV;
+		}
+		ret = configure_unit(o, cpu);
+		ret = ret ?: configure_buffer(o, cpu);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The CPUs of configfs profile @name; the count or -errno */
+int etecap_profile_cpus(const char *name, int *cpus, int max)
+{
+	char path[256], buf[256];
+	int ret;
+
+	snprintf(path, sizeof(path), PROFILES "%s", name);
+	if (access(path, F_OK)) {
+		fprintf(stderr, "etecap: no profile %s (%s)%s\n", name, path,
+			access(PROFILES, F_OK) ? ": configfs profiles not available" : "");
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), PROFILES "%s/cpus", name);
+	ret = etecap_sysfs_read(path, buf, sizeof(buf));
+	if (ret) {
+		fprintf(stderr, "etecap: %s: %s\n", path, strerror(-ret));
+		return ret;
+	}
+	ret = etecap_parse_cpulist(buf, cpus, max);
+	if (ret < 0)
+		fprintf(stderr, "etecap: profile %s selects no CPU (cpus \"%s\")\n",
+			name, buf);
+	return ret;
+}
+
+/*
+ * A profile's trbe/buffer_size must be the size of each CPU's buffer, which
+ * is allocated when /dev/trbe<N> is opened: set it before the open.
+ */
+int etecap_profile_buffers(const char *name, const int *cpus, int n)
+{
+	char path[256], buf[32];
+	long long size;
+	int i, ret = 0;
+
+	snprintf(path, sizeof(path), PROFILES "%s/trbe/buffer_size", name);
+	if (etecap_sysfs_read(path, buf, sizeof(buf)))
+		return 0;
+	size = strtoll(buf, NULL, 0);
+	for (i = 0; i < n && size > 0 && !ret; i++)
+		ret = set(TRBE_SYSFS, cpus[i], "buffer_size", "%llu", size);
+	return ret;
+}
+
+/* Start (@on) or stop every CPU of a profile at once; 0 or -errno */
+int etecap_profile_activate(const char *name, bool on)
+{
+	char path[256];
+	int ret;
+
+	snprintf(path, sizeof(path), PROFILES "%s/active", name);
+	ret = etecap_sysfs_write(path, "%d", on);
+	if (ret)
+		fprintf(stderr, "etecap: %s = %d: %s (see dmesg for the CPU and field)\n",
+			path, on, strerror(-ret));
+	return ret;
+}
+
+/* OpenCSD register names and the driver files they are read from */
+static const struct {
+	const char *ocsd;
+	const char *file;
+} unit_regs[] = {
+	{ "TRCIDR0", "trcidr/trcidr0" },   { "TRCIDR1", "trcidr/trcidr1" },
+	{ "TRCIDR2", "trcidr/trcidr2" },   { "TRCIDR3", "trcidr/trcidr3" },
+	{ "TRCIDR4", "trcidr/trcidr4" },   { "TRCIDR5", "trcidr/trcidr5" },
+	{ "TRCIDR8", "trcidr/trcidr8" },   { "TRCIDR9", "trcidr/trcidr9" },
+	{ "TRCIDR10", "trcidr/trcidr10" }, { "TRCIDR11", "trcidr/trcidr11" },
+	{ "TRCIDR12", "trcidr/trcidr12" }, { "TRCIDR13", "trcidr/trcidr13" },
+	{ "TRCCONFIGR", "mgmt/trcconfig" },
+	{ "TRCTRACEIDR", "mgmt/trctraceid" },
+	{ "TRCDEVARCH", "mgmt/trcdevarch" },
+	{ "TRCAUTHSTATUS", "mgmt/trcauthstatus" },
+};
+
+/*
+ * ETE_<cpu>.ini: the trace source device of the snapshot, with the unit's
+ * registers as the driver reads them back.  0 or -errno.
+ */
+int etecap_write_unit_ini(const char *dir, int cpu)
+{
+	char path[512], val[64];
+	unsigned int i;
+	int ret = 0;
+	FILE *f;
+
+	etecap_path(path, sizeof(path), "%s/ETE_%d.ini", dir, cpu);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "[device]\nname=ETE_%d\nclass=trace_source\ntype=ETE\n\n[regs]\n",
+		cpu);
+	for (i = 0; i < ARRAY_SIZE(unit_regs); i++) {
+		snprintf(path, sizeof(path), ETE_SYSFS "%s", cpu, unit_regs[i].file);
+		ret = etecap_sysfs_read(path, val, sizeof(val));
+		if (ret) {
+			fprintf(stderr, "etecap: cpu%d: %s: %s\n", cpu, path,
+				strerror(-ret));
+			break;
+		}
+		fprintf(f, "%s=%s\n", unit_regs[i].ocsd, val);
+	}
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * etecap: capture ETE trace on a set of CPUs around a command and write an
+ * OpenCSD snapshot directory (Documentation/user-guide-capture.rst).
+ *
+ * One concern per file:
+ *   etecap.c           main: the order of the steps
+ *   etecap-opts.c      command line and profile names
+ *   etecap-sysfs.c     trace unit and TRBE configuration, register read-back
+ *   etecap-capture.c   the capture loop: mmap, poll, the consumer protocol,
+ *                      the traced command, signals
+ *   etecap-mem.c       what decode needs besides the trace: memory images
+ *                      of the traced processes, the kernel, --mem files
+ *   etecap-snapshot.c  the snapshot's ini files, gap lists and summary
+ */
+#ifndef ETECAP_H
+#define ETECAP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <linux/ete.h>
+#include <linux/types.h>
+
+#define ETECAP_MAX_CPUS		64
+#define ETECAP_MAX_RANGES	8
+#define ETECAP_MAX_SINGLES	8
+#define ETECAP_MAX_MEM		16
+#define ETECAP_MAX_REGIONS	512
+#define ETECAP_UNSET		(-1)
+
+/* An address range comparator pair: [start, last] inclusive, as TRCACVR */
+struct etecap_range {
+	__u64 start;
+	__u64 last;
+};
+
+/* --mem FILE@VA */
+struct etecap_mem_arg {
+	const char *file;
+	__u64 va;
+};
+
+/* Everything the command line asked for; ETECAP_UNSET = leave the unit's */
+struct etecap_opts {
+	int cpus[ETECAP_MAX_CPUS];
+	int ncpus;
+	const char *profile;
+	const char *outdir;
+	int el_mask;
+	struct etecap_range include[ETECAP_MAX_RANGES];
+	struct etecap_range exclude[ETECAP_MAX_RANGES];
+	int ninclude, nexclude;
+	__u64 start_addr[ETECAP_MAX_SINGLES], stop_addr[ETECAP_MAX_SINGLES];
+	int nstart, nstop;
+	int cycles;		/* 1 on, 0 off */
+	int cc_threshold;
+	int timestamps;
+	int return_stack;
+	int branch_broadcast;
+	int context_id;
+	long sync_period;
+	long long buffer_size;
+	const char *mode;	/* fill, wrap, circular */
+	const char *when_behind;	/* stop, drop */
+	long duration_ms;	/* ETECAP_UNSET: until the command ends or ^C */
+	struct etecap_mem_arg mem[ETECAP_MAX_MEM];
+	int nmem;
+	bool kernel;		/* collect kernel text and modules */
+	bool quiet;
+	int progress_ms;
+	char **cmd;		/* NULL: no command */
+};
+
+/* One CPU's capture */
+struct etecap_cpu {
+	int cpu;
+	FILE *out;
+	__u64 bytes;
+	__u64 gap_count;
+	__u64 lost_bytes;
+	__u64 wrap_count;
+	unsigned int state;
+	int last_error;
+	bool running;
+};
+
+/* One memory image in the snapshot */
+struct etecap_region {
+	__u64 va;
+	__u64 len;
+	char file[64];		/* relative to the snapshot directory */
+	char what[160];		/* where the bytes came from */
+	char build_id[41];	/* hex, or empty */
+};
+
+struct etecap_memset {
+	struct etecap_region r[ETECAP_MAX_REGIONS];
+	int n;
+	FILE *log;		/* memory.txt: every region added or refused */
+};
+
+struct etecap {
+	struct etecap_opts o;
+	struct etecap_cpu cpu[ETECAP_MAX_CPUS];
+	struct etecap_memset mem;
+	bool started;		/* the trace ran: a snapshot is worth writing */
+	pid_t child;		/* the traced command, or 0 */
+	int child_status;
+	long elapsed_ms;
+	FILE *contexts;		/* contexts.txt: pid tgid comm */
+};
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* The signal that ended the capture (SIGINT, SIGTERM, SIGHUP), or 0 */
+int etecap_interrupted(void);
+
+/* etecap-opts.c */
+int etecap_parse(struct etecap_opts *o, int argc, char **argv);
+void etecap_usage(FILE *f);
+int etecap_parse_cpulist(const char *s, int *cpus, int max);
+
+/* etecap-sysfs.c */
+int etecap_sysfs_write(const char *path, const char *fmt, ...);
+int etecap_sysfs_read(const char *path, char *buf, size_t size);
+int etecap_configure(const struct etecap_opts *o);
+int etecap_profile_cpus(const char *name, int *cpus, int max);
+int etecap_profile_buffers(const char *name, const int *cpus, int n);
+int etecap_profile_activate(const char *name, bool on);
+int etecap_write_unit_ini(const char *dir, int cpu);
+
+/* etecap-capture.c */
+int etecap_setup_signals(void);
+int etecap_capture(struct etecap *e);
+
+/* etecap-mem.c */
+int etecap_mem_init(struct etecap_memset *m, const char *dir);
+int etecap_mem_add_files(struct etecap_memset *m, const char *dir,
+			 const struct etecap_opts *o);
+int etecap_mem_add_process(struct etecap_memset *m, const char *dir, pid_t pid);
+int etecap_mem_add_kernel(struct etecap_memset *m, const char *dir);
+void etecap_mem_finish(struct etecap_memset *m);
+
+/* etecap-snapshot.c */
+int etecap_write_snapshot(struct etecap *e);
+int etecap_write_gaps(const char *dir, int cpu,
+		      const struct ete_trbe_mmap_page *h);
+
+/* helpers */
+char *etecap_path(char *buf, size_t size, const char *fmt, ...);
+
+#endif /* ETECAP_H */

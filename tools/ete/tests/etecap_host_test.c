@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etecap's pure parts on the host (post.d/etecap_host.sh builds and runs
+ * this): the command line, and the memory set that must never hand OpenCSD
+ * two overlapping images.  Linked with etecap-opts.c and etecap-mem.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "../etecap.h"
+
+/* etecap.c and etecap-capture.c are not linked: what etecap-mem.c needs */
+char *etecap_path(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+struct cpulist_case {
+	const char *in;
+	int n;
+	int last;
+};
+
+static const struct cpulist_case cpulists[] = {
+	{ "0", 1, 0 }, { "0-3", 4, 3 }, { "0-3,6", 5, 6 }, { "7,2", 2, 2 },
+	{ "", -EINVAL, 0 }, { "x", -EINVAL, 0 }, { "3-1", -EINVAL, 0 },
+	{ "0-", -EINVAL, 0 }, { "-1", -EINVAL, 0 }, { "64", -EINVAL, 0 },
+	{ "0;1", -EINVAL, 0 },
+};
+
+TEST(cpulist)
+{
+	int cpus[ETECAP_MAX_CPUS];
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < ARRAY_SIZE(cpulists); i++) {
+		n = etecap_parse_cpulist(cpulists[i].in, cpus, ETECAP_MAX_CPUS);
+		EXPECT_EQ(cpulists[i].n, n) TH_LOG("\"%s\"", cpulists[i].in);
+		if (n > 0)
+			EXPECT_EQ(cpulists[i].last, cpus[n - 1]);
+	}
+}
+
+struct parse_case {
+	int ret;
+	const char *argv[8];
+};
+
+static const struct parse_case parses[] = {
+	{ 0, { "-c", "0-3", "--timestamps", "--cycles=64", "--", "true" } },
+	{ 0, { "--el", "user", "--include", "0x1000-0x1fff", "-b", "64K" } },
+	{ 0, { "--el", "all", "-m", "circular", "-t", "2s" } },
+	{ 0, { "-p", "prof", "-o", "dir", "-t", "300ms" } },
+	{ -EINVAL, { "--el", "0,3" } },
+	{ -EINVAL, { "-b", "96K" } },
+	{ -EINVAL, { "-t", "3min" } },
+	{ -EINVAL, { "--sync-period", "100" } },
+	{ -EINVAL, { "--exclude", "0x2000-0x1000" } },
+	{ -EINVAL, { "--mem", "/nonexistent@0x1000" } },
+	{ -EINVAL, { "--mem", "/dev/null@" } },
+	{ -EINVAL, { "-p", "prof", "-c", "1" } },
+	{ -EINVAL, { "--cycles=4096" } },
+	{ 1, { "--help" } },
+};
+
+TEST(command_line)
+{
+	static struct etecap_opts o;
+	char *argv[12];
+	unsigned int i, j;
+	int devnull = open("/dev/null", O_WRONLY), out = dup(1), err = dup(2);
+
+	for (i = 0; i < ARRAY_SIZE(parses); i++) {
+		argv[0] = "etecap";
+		for (j = 0; parses[i].argv[j]; j++)
+			argv[j + 1] = (char *)parses[i].argv[j];
+		argv[j + 1] = NULL;
+		optind = 0;
+		dup2(devnull, 1);
+		dup2(devnull, 2);
+		j = etecap_parse(&o, j + 1, argv);
+		dup2(out, 1);
+		dup2(err, 2);
+		EXPECT_EQ(parses[i].ret, (int)j) TH_LOG("case %u (%s)", i, parses[i].argv[0]);
+	}
+	optind = 0;
+	argv[0] = "etecap";
+	argv[1] = "--include";
+	argv[2] = "0x1000-0x1fff";
+	argv[3] = "-b";
+	argv[4] = "1M";
+	argv[5] = "--";
+	argv[6] = "true";
+	argv[7] = NULL;
+	ASSERT_EQ(0, etecap_parse(&o, 7, argv));
+	EXPECT_EQ(1, o.ninclude);
+	EXPECT_EQ(0x1000ULL, o.include[0].start);
+	EXPECT_EQ(0x1fffULL, o.include[0].last);
+	EXPECT_EQ(1LL << 20, o.buffer_size);
+	ASSERT_NE(NULL, o.cmd);
+	EXPECT_STREQ("true", o.cmd[0]);
+	close(devnull);
+}
+
+/* ------------------------------------------------------------------------
+ * The memory set
+ */
+
+FIXTURE(memset) {
+	char dir[64];
+	struct etecap_memset m;
+	struct etecap_opts o;
+};
+
+FIXTURE_SETUP(memset)
+{
+	strcpy(self->dir, "/tmp/etecap_host_test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	ASSERT_EQ(0, etecap_mem_init(&self->m, self->dir));
+}
+
+FIXTURE_TEARDOWN(memset)
+{
+	char cmd[128];
+
+	etecap_mem_finish(&self->m);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->dir);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/* a file of @len bytes, each its offset's low byte */
+static char *make_file(const char *dir, const char *name, size_t len)
+{
+	static char path[128];
+	unsigned char *buf = malloc(len);
+	size_t i;
+	int fd;
+
+	for (i = 0; i < len; i++)
+		buf[i] = i;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (write(fd, buf, len) != (ssize_t)len)
+		path[0] = 0;
+	close(fd);
+	free(buf);
+	return strdup(path);
+}
+
+static void add_mem(struct etecap_opts *o, char *file, __u64 va)
+{
+	o->mem[o->nmem].file = file;
+	o->mem[o->nmem++].va = va;
+}
+
+static bool overlap_free(const struct etecap_memset *m)
+{
+	int i, j;
+
+	for (i = 0; i < m->n; i++)
+		for (j = i + 1; j < m->n; j++)
+			if (m->r[i].va < m->r[j].va + m->r[j].len &&
+			    m->r[j].va < m->r[i].va + m->r[i].len)
+				return false;
+	return true;
+}
+
+/* Later images are cut around earlier ones: the first given wins */
+TEST_F(memset, later_images_cut_around_earlier)
+{
+	add_mem(&self->o, make_file(self->dir, "a", 0x3000), 0x10000);
+	add_mem(&self->o, make_file(self->dir, "b", 0x1000), 0x11000);	/* inside a */
+	add_mem(&self->o, make_file(self->dir, "c", 0x2000), 0xf000);	/* overlaps a's start */
+	add_mem(&self->o, make_file(self->dir, "d", 0x5000), 0xf000);	/* covers a, and more */
+	ASSERT_EQ(0, etecap_mem_add_files(&self->m, self->dir, &self->o));
+	EXPECT_TRUE(overlap_free(&self->m));
+	/* b is left out whole */
+	ASSERT_EQ(3, self->m.n);
+	EXPECT_EQ(0x10000ULL, self->m.r[0].va);
+	EXPECT_EQ(0x3000ULL, self->m.r[0].len);
+	/* c: only [0xf000, 0x10000) */
+	EXPECT_EQ(0xf000ULL, self->m.r[1].va);
+	EXPECT_EQ(0x1000ULL, self->m.r[1].len);
+	/* d: only [0x13000, 0x14000), its bytes from offset 0x4000 */
+	EXPECT_EQ(0x13000ULL, self->m.r[2].va);
+	EXPECT_EQ(0x1000ULL, self->m.r[2].len);
+	{
+		unsigned char byte;
+		char path[128];
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/%s", self->dir, self->m.r[2].file);
+		fd = open(path, O_RDONLY);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(1, pread(fd, &byte, 1, 1));
+		EXPECT_EQ((0x4000 + 1) & 0xff, byte);
+		close(fd);
+	}
+}
+
+/* OpenCSD 1.3.3 refuses odd-length memory files: padded to 4 bytes */
+TEST_F(memset, image_padded_to_four_bytes)
+{
+	add_mem(&self->o, make_file(self->dir, "odd", 7), 0x400000);
+	ASSERT_EQ(0, etecap_mem_add_files(&self->m, self->dir, &self->o));
+	ASSERT_EQ(1, self->m.n);
+	EXPECT_EQ(8ULL, self->m.r[0].len);
+}
+
+/* This process's text: saved with the build ID readelf sees */
+TEST_F(memset, own_text_with_build_id)
+{
+	char cmd[256], want[64] = "";
+	FILE *p;
+	int i;
+	bool found = false;
+
+	snprintf(cmd, sizeof(cmd),
+		 "readelf -n /proc/%d/exe | sed -n 's/.*Build ID: //p'", getpid());
+	p = popen(cmd, "r");
+	ASSERT_NE(NULL, p);
+	if (!fgets(want, sizeof(want), p))
+		want[0] = 0;
+	pclose(p);
+	want[strcspn(want, "\n")] = 0;
+	ASSERT_EQ(0, etecap_mem_add_process(&self->m, self->dir, getpid()));
+	EXPECT_TRUE(overlap_free(&self->m));
+	for (i = 0; i < self->m.n; i++)
+		if (*want && !strcmp(self->m.r[i].build_id, want))
+			found = true;
+	EXPECT_TRUE(found) TH_LOG("no region with build ID %s", want);
+}
+
+TEST_HARNESS_MAIN

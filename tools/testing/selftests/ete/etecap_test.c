@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etecap (tools/ete/, Documentation/user-guide-capture.rst) in the VM,
+ * against the model: options it must refuse without touching a unit, a
+ * refusal by the driver, the memory of a traced process against its
+ * /proc/<pid>/maps, --mem images, a timed capture and ^C.
+ *
+ * The snapshots are left in /out/etecap/<test>/ (the host's
+ * build/runs/<run>/etecap/), where post.d/etecap_snapshot.sh checks that
+ * OpenCSD's trc_pkt_lister reads them as they are.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#define OUT	"/out/etecap"
+#define ETE0	"/sys/class/ete/ete0/"
+#define NCPUS	4
+
+/* Run etecap with @argv; stdout to @out (or /dev/null); its exit status */
+static int etecap(const char *const *argv, const char *out)
+{
+	int st, fd;
+	pid_t pid = fork();
+
+	if (!pid) {
+		fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0)
+			dup2(fd, 1);
+		execvp("etecap", (char **)argv);
+		_exit(126);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	ssize_t got;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return NULL;
+	do {
+		if (n + 4096 + 1 > cap) {
+			cap = 2 * cap + 8192;
+			buf = realloc(buf, cap);
+		}
+		got = read(fd, buf + n, cap - n - 1);
+		if (got > 0)
+			n += got;
+	} while (got > 0);
+	close(fd);
+	buf[n] = 0;
+	if (len)
+		*len = n;
+	return buf;
+}
+
+static long long read_num(const char *path)
+{
+	char *s = slurp(path, NULL);
+	long long v = s ? strtoll(s, NULL, 0) : -1;
+
+	free(s);
+	return v;
+}
+
+static int units_enabled(void)
+{
+	char path[64];
+	int cpu, n = 0;
+
+	for (cpu = 0; cpu < NCPUS; cpu++) {
+		snprintf(path, sizeof(path), "/sys/class/ete/ete%d/enable", cpu);
+		n += read_num(path) == 1;
+	}
+	return n;
+}
+
+static bool have_model(void)
+{
+	return !access("/dev/trbe0", F_OK) && !access(ETE0 "enable", F_OK) &&
+	       !access("/sys/kernel/debug/ete_model", F_OK);
+}
+
+static const char *outdir(char *buf, const char *name)
+{
+	mkdir("/out", 0755);
+	mkdir(OUT, 0755);
+	sprintf(buf, OUT "/%s", name);
+	mkdir(buf, 0755);
+	return buf;
+}
+
+static unsigned long long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : st.st_size;
+}
+
+/* ------------------------------------------------------------------------
+ * Options that must be refused before anything is configured
+ */
+
+struct bad_opts {
+	const char *why;
+	const char *argv[8];
+};
+
+static const struct bad_opts bad[] = {
+	{ "unknown option", { "--bogus" } },
+	{ "cpu list", { "--cpus", "x" } },
+	{ "cpu range backwards", { "--cpus", "3-1" } },
+	{ "mode", { "--mode", "sideways" } },
+	{ "buffer not a power of two", { "--buffer-size", "3000" } },
+	{ "buffer size with bad suffix", { "--buffer-size", "1Q" } },
+	{ "el", { "--el", "3" } },
+	{ "range backwards", { "--include", "0x2000-0x1000" } },
+	{ "range without end", { "--include", "0x2000" } },
+	{ "mem without address", { "--mem", "/init" } },
+	{ "mem file missing", { "--mem", "/nonexistent@0x1000" } },
+	{ "duration", { "--duration", "5 minutes" } },
+	{ "cycle threshold", { "--cycles=5000" } },
+	{ "profile with cpus", { "--profile", "p", "--cpus", "0" } },
+	{ "profile with settings", { "--profile", "p", "--timestamps" } },
+	{ "when-behind", { "--when-behind", "later" } },
+};
+
+TEST(options_refused_before_configuring)
+{
+	const char *argv[16];
+	long long ts0, mode_ok;
+	unsigned int i, j;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	ts0 = read_num(ETE0 "timestamp");
+	mode_ok = read_num("/sys/class/trbe/trbe0/buffer_size");
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		argv[0] = "etecap";
+		argv[1] = "-q";
+		argv[2] = "--timestamps";
+		argv[3] = "--buffer-size";
+		argv[4] = "8K";
+		for (j = 0; bad[i].argv[j]; j++)
+			argv[5 + j] = bad[i].argv[j];
+		argv[5 + j] = NULL;
+		/* --profile refuses the settings given before it too */
+		EXPECT_EQ(2, etecap(argv, NULL)) TH_LOG("%s", bad[i].why);
+	}
+	/* nothing was written: not the timestamp, not the buffer size */
+	EXPECT_EQ(ts0, read_num(ETE0 "timestamp"));
+	EXPECT_EQ(mode_ok, read_num("/sys/class/trbe/trbe0/buffer_size"));
+	EXPECT_EQ(0, units_enabled());
+}
+
+/* The driver refuses a value: exit 1, named on stderr, no session left */
+TEST(driver_refusal_starts_nothing)
+{
+	const char *const argv[] = { "etecap", "-q", "-c", "0-3", "--cycles=1",
+			       "-t", "100", NULL };
+	long long min;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	min = read_num(ETE0 "caps/cc_threshold_min");
+	if (min <= 1)
+		SKIP(return, "the unit takes a cycle threshold of 1");
+	EXPECT_EQ(1, etecap(argv, NULL));
+	EXPECT_EQ(0, units_enabled());
+}
+
+/* ------------------------------------------------------------------------
+ * A traced process: its executable mappings are in the snapshot
+ */
+
+static char *next_line(char *s)
+{
+	s = strchr(s, '\n');
+	return s ? s + 1 : NULL;
+}
+
+struct mapping {
+	unsigned long long start, end, off;
+	char path[256];
+};
+
+static int exec_mappings(const char *maps, struct mapping *m, int max)
+{
+	const char *line = maps;
+	char perms[8];
+	int n = 0;
+
+	while (line && *line && n < max) {
+		m[n].path[0] = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %255[^\n]", &m[n].start,
+			   &m[n].end, perms, &m[n].off, m[n].path) >= 4 && strchr(perms, 'x'))
+			n++;
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	return n;
+}
+
+/* The bytes of @dump are the mapped file's at @m->off (as far as it goes) */
+static bool same_bytes_as_file(const char *dump, const struct mapping *m)
+{
+	size_t dlen, i, n;
+	char *d = slurp(dump, &dlen), *f;
+	bool same = false;
+	size_t flen;
+
+	f = slurp(m->path, &flen);
+	if (d && f && m->off < flen) {
+		n = flen - m->off < dlen ? flen - m->off : dlen;
+		for (i = 0; i < n && d[i] == f[m->off + i]; i++)
+			;
+		same = n > 0 && i == n;
+	}
+	free(d);
+	free(f);
+	return same;
+}
+
+TEST(traced_process_memory_matches_maps)
+{
+	char dir[128], out[160], path[256], want[256], *maps, *mem, *ini, *ctx;
+	const char *const argv[] = { "etecap", "-q", "-c", "0-3", "-o", dir, "--",
+			       "cat", "/proc/self/maps", NULL };
+	struct mapping m[64], m2[64];
+	int n, n2, i, pid = 0;
+	char *p, *line;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	outdir(dir, "maps");
+	snprintf(out, sizeof(out), "/tmp/etecap_cat_maps.txt");
+	ASSERT_EQ(0, etecap(argv, out));
+	maps = slurp(out, NULL);
+	ASSERT_NE(NULL, maps);
+	n = exec_mappings(maps, m, 64);
+	ASSERT_LT(0, n);
+
+	/* the context of the traced task: its PID, named cat */
+	snprintf(path, sizeof(path), "%s/contexts.txt", dir);
+	ctx = slurp(path, NULL);
+	ASSERT_NE(NULL, ctx);
+	for (line = ctx; line && !pid; line = next_line(line)) {
+		char comm[32];
+		int tid, tgid;
+
+		if (sscanf(line, "%d %d %31s", &tid, &tgid, comm) == 3 &&
+		    !strcmp(comm, "cat"))
+			pid = tid;
+	}
+	ASSERT_NE(0, pid) TH_LOG("contexts.txt: %s", ctx);
+
+	/* its map is kept as it was at exit */
+	snprintf(path, sizeof(path), "%s/maps_%d.txt", dir, pid);
+	p = slurp(path, NULL);
+	ASSERT_NE(NULL, p);
+	n2 = exec_mappings(p, m2, 64);
+	free(p);
+	EXPECT_EQ(n, n2);
+	for (i = 0; i < n && i < n2; i++) {
+		EXPECT_EQ(m[i].start, m2[i].start);
+		EXPECT_EQ(m[i].end, m2[i].end);
+	}
+
+	/* each executable mapping is a dump of every core, with its bytes */
+	snprintf(path, sizeof(path), "%s/memory.txt", dir);
+	mem = slurp(path, NULL);
+	ASSERT_NE(NULL, mem);
+	for (i = 0; i < n; i++) {
+		char file[64];
+		unsigned long long len = m[i].end - m[i].start;
+		int cpu, n_file;
+
+		snprintf(want, sizeof(want), "saved 0x%llx 0x%llx ", m[i].start, len);
+		p = strstr(mem, want);
+		ASSERT_NE(NULL, p) TH_LOG("no region %s in memory.txt:\n%s", want, mem);
+		n_file = sscanf(p + strlen(want), "%63s", file);
+		ASSERT_EQ(1, n_file);
+		snprintf(path, sizeof(path), "%s/%s", dir, file);
+		EXPECT_EQ(len, file_size(path));
+		if (m[i].path[0] == '/')
+			EXPECT_TRUE(same_bytes_as_file(path, &m[i])) TH_LOG("%s", path);
+		for (cpu = 0; cpu < NCPUS; cpu++) {
+			snprintf(path, sizeof(path), "%s/cpu_%d.ini", dir, cpu);
+			ini = slurp(path, NULL);
+			ASSERT_NE(NULL, ini);
+			snprintf(want, sizeof(want), "file=%s\naddress=0x%llx\nlength=0x%llx\n",
+				 file, m[i].start, len);
+			EXPECT_NE(NULL, strstr(ini, want)) TH_LOG("cpu_%d.ini lacks %s", cpu, want);
+			free(ini);
+		}
+	}
+	free(mem);
+	free(ctx);
+	free(maps);
+	EXPECT_EQ(0, units_enabled());
+}
+
+/* --mem FILE@VA is a dump at VA with FILE's bytes */
+TEST(mem_image_added_to_every_core)
+{
+	char dir[128], path[256], *ini, *d, *f;
+	const char *const argv[] = { "etecap", "-q", "-c", "0-3", "-t", "50", "--no-kernel",
+			       "-o", dir, "--mem", "/init@0xffffff8000100000", NULL };
+	size_t dl, fl;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	outdir(dir, "mem");
+	ASSERT_EQ(0, etecap(argv, NULL));
+	snprintf(path, sizeof(path), "%s/cpu_3.ini", dir);
+	ini = slurp(path, NULL);
+	ASSERT_NE(NULL, ini);
+	/* padded to a multiple of 4 bytes */
+	snprintf(path, sizeof(path),
+		 "[dump0]\nfile=mem_0.bin\naddress=0xffffff8000100000\nlength=0x%llx\n",
+		 (file_size("/init") + 3) & ~3ULL);
+	EXPECT_NE(NULL, strstr(ini, path)) TH_LOG("%s", ini);
+	snprintf(path, sizeof(path), "%s/mem_0.bin", dir);
+	d = slurp(path, &dl);
+	f = slurp("/init", &fl);
+	ASSERT_NE(NULL, d);
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ((fl + 3) & ~3UL, dl);
+	EXPECT_EQ(0, memcmp(d, f, dl < fl ? dl : fl));
+	free(d);
+	free(f);
+	free(ini);
+}
+
+/* A timed capture on 4 CPUs: trace on each, every unit's registers saved */
+TEST(timed_capture_writes_snapshot)
+{
+	char dir[128], path[256], *s;
+	const char *const argv[] = { "etecap", "-q", "-c", "0-3", "-t", "300",
+			       "--timestamps", "-o", dir, NULL };
+	unsigned long long configr;
+	int cpu;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	outdir(dir, "timed");
+	ASSERT_EQ(0, etecap(argv, NULL));
+	for (cpu = 0; cpu < NCPUS; cpu++) {
+		snprintf(path, sizeof(path), "%s/trace_cpu%d.bin", dir, cpu);
+		EXPECT_LT(0ULL, file_size(path)) TH_LOG("cpu%d: no trace", cpu);
+		snprintf(path, sizeof(path), "%s/ETE_%d.ini", dir, cpu);
+		s = slurp(path, NULL);
+		ASSERT_NE(NULL, s);
+		EXPECT_NE(NULL, strstr(s, "TRCIDR0=0x"));
+		EXPECT_NE(NULL, strstr(s, "TRCCONFIGR=0x"));
+		EXPECT_NE(NULL, strstr(s, "TRCTRACEIDR=0x"));
+		EXPECT_NE(NULL, strstr(s, "TRCDEVARCH=0x"));
+		/* TRCCONFIGR.TS (bit 11) as asked */
+		configr = strtoull(strstr(s, "TRCCONFIGR=") + 11, NULL, 0);
+		EXPECT_EQ(1ULL << 11, configr & (1ULL << 11));
+		free(s);
+	}
+	snprintf(path, sizeof(path), "%s/kernel.txt", dir);
+	s = slurp(path, NULL);
+	ASSERT_NE(NULL, s);
+	EXPECT_NE(NULL, strstr(s, "kaslr_offset=0x")) TH_LOG("%s", s);
+	free(s);
+	EXPECT_EQ(0, units_enabled());
+}
+
+/* ^C ends the capture and still writes a complete snapshot */
+TEST(sigint_still_writes_snapshot)
+{
+	char dir[128], path[256], *s;
+	const char *const argv[] = { "etecap", "-q", "-c", "0-3", "-o", dir, "--",
+			       "sleep", "30", NULL };
+	struct timespec t0, t1;
+	int st, cpu, i;
+	pid_t pid;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	outdir(dir, "sigint");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (!pid) {
+		execvp("etecap", (char **)argv);
+		_exit(126);
+	}
+	ASSERT_LT(0, pid);
+	/* ^C once the session runs, and some trace came */
+	for (i = 0; i < 200 && units_enabled() < NCPUS; i++)
+		usleep(50000);
+	EXPECT_EQ(NCPUS, units_enabled());
+	usleep(200000);
+	kill(pid, SIGINT);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	EXPECT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	EXPECT_GT(20, t1.tv_sec - t0.tv_sec) TH_LOG("the command was waited for");
+	for (cpu = 0; cpu < NCPUS; cpu++) {
+		snprintf(path, sizeof(path), "%s/trace_cpu%d.bin", dir, cpu);
+		EXPECT_LT(0ULL, file_size(path));
+	}
+	snprintf(path, sizeof(path), "%s/etecap.txt", dir);
+	s = slurp(path, NULL);
+	ASSERT_NE(NULL, s);
+	EXPECT_NE(NULL, strstr(s, "interrupted=")) TH_LOG("%s", s);
+	free(s);
+	snprintf(path, sizeof(path), "%s/trace.ini", dir);
+	EXPECT_LT(0ULL, file_size(path));
+	snprintf(path, sizeof(path), "%s/snapshot.ini", dir);
+	EXPECT_LT(0ULL, file_size(path));
+	EXPECT_EQ(0, units_enabled());
+}
+
+/* ------------------------------------------------------------------------
+ * A configfs profile (issue 9) selects the CPUs and the settings
+ */
+
+#define PROFILE	"/sys/kernel/config/ete/profiles/etecap_test"
+
+static int write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+TEST(profile_selects_cpus_and_settings)
+{
+	char dir[128], path[256], *s;
+	const char *const argv[] = { "etecap", "-q", "-p", "etecap_test", "-t", "200",
+				     "-o", dir, NULL };
+	unsigned long long configr;
+	int cpu;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	if (access("/sys/kernel/config/ete/profiles", F_OK))
+		SKIP(return, "no configfs profiles in this ete.ko");
+	outdir(dir, "profile");
+	rmdir(PROFILE);
+	ASSERT_EQ(0, mkdir(PROFILE, 0755));
+	ASSERT_EQ(0, write_str(PROFILE "/cpus", "1-2"));
+	ASSERT_EQ(0, write_str(PROFILE "/timestamp", "1"));
+	EXPECT_EQ(0, etecap(argv, NULL));
+	EXPECT_EQ(0, read_num(PROFILE "/active"));
+	for (cpu = 1; cpu <= 2; cpu++) {
+		snprintf(path, sizeof(path), "%s/trace_cpu%d.bin", dir, cpu);
+		EXPECT_LT(0ULL, file_size(path)) TH_LOG("cpu%d: no trace", cpu);
+		snprintf(path, sizeof(path), "%s/ETE_%d.ini", dir, cpu);
+		s = slurp(path, NULL);
+		ASSERT_NE(NULL, s);
+		configr = strtoull(strstr(s, "TRCCONFIGR=") + 11, NULL, 0);
+		EXPECT_EQ(1ULL << 11, configr & (1ULL << 11));
+		free(s);
+	}
+	/* only the profile's CPUs are in the snapshot */
+	snprintf(path, sizeof(path), "%s/trace_cpu0.bin", dir);
+	EXPECT_EQ(-1, access(path, F_OK));
+	EXPECT_EQ(0, rmdir(PROFILE));
+	EXPECT_EQ(0, units_enabled());
+}
+
+TEST_HARNESS_MAIN
