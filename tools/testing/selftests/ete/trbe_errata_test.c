@@ -109,13 +109,13 @@ TEST_F_TIMEOUT(errata, fill_stop_leaves_no_stray_bytes, 120)
 }
 
 /*
- * A reader that pauses until the TRBE fills, three times, then keeps up:
+ * A reader that pauses until the TRBE fills, twice, then keeps up:
  * every stop is a gap, and between gaps the stream is the model's, in
  * order, with nothing from the stray writes.
  */
 TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 {
-	unsigned char *seq = seq_bytes(0, 512 * KB);
+	unsigned char *seq = seq_bytes(0, MB);
 	unsigned char *copy = calloc(1, 2 * MB);
 	struct checker c = { 0 };
 	long long fills0 = model_stat(ERRATA_CPU, "quirk_fills");
@@ -123,10 +123,15 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 
 	ASSERT_NE(NULL, copy);
 	model_configure(ERRATA_CPU, "65536", "fill", "ignore", "0", "stop");
-	ASSERT_EQ(0, model_replay(ERRATA_CPU, seq, 512 * KB));
+	/*
+	 * A MiB to replay: what the model makes while the TRBE waits for
+	 * the reader is discarded, so under a loaded host two fills need
+	 * far more than two buffers' worth.
+	 */
+	ASSERT_EQ(0, model_replay(ERRATA_CPU, seq, MB));
 	ASSERT_EQ(0, open_start(&self->t));
 	self->opened = 1;
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, tbuf_wait_state(&self->t, ETE_TRBE_STATE_WAITING,
 					     20));
 		usleep(20000);
@@ -134,7 +139,7 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 		ASSERT_EQ(0, tbuf_wait_state(&self->t, ETE_TRBE_STATE_RUNNING,
 					     5));
 	}
-	while (c.next < 512 * KB && tbuf_state(&self->t) ==
+	while (c.next < MB && tbuf_state(&self->t) ==
 	       ETE_TRBE_STATE_RUNNING && tbuf_head(&self->t) < 2 * MB) {
 		tbuf_drain_copy(&self->t, &c, copy, 2 * MB);
 		usleep(2000);
@@ -145,12 +150,12 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 	head = tbuf_head(&self->t);
 	ASSERT_GT(2 * MB, head);
 	ngaps = self->t.hdr->gap_count;
-	EXPECT_LE(3, model_stat(ERRATA_CPU, "quirk_fills") - fills0);
-	ASSERT_LE((__u64)3, ngaps);
+	EXPECT_LE(2, model_stat(ERRATA_CPU, "quirk_fills") - fills0);
+	ASSERT_LE((__u64)2, ngaps);
 	ASSERT_GE((__u64)ETE_TRBE_MAX_GAPS, ngaps);
 	EXPECT_EQ((__u64)0, c.bad);
 	EXPECT_EQ(ngaps, c.jumps);
-	EXPECT_EQ(512 * KB, c.next);
+	EXPECT_EQ(MB, c.next);
 	/* each segment between gaps on its own: in order, nothing foreign */
 	for (i = 0; i <= ngaps; i++) {
 		__u64 next = i < ngaps ? self->t.hdr->gaps[i].offset : head;
