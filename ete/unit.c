@@ -12,8 +12,9 @@
  * Registers other than TRCPRGCTLR and the claim tags are written only in
  * Idle (RRWYQD); EN changes only in Idle or Running (RMDZDN); after an EN
  * write, and between TRCSTATR reads, a context synchronization event
- * (SHSXGZ).  Every wait is bounded: on timeout the unit is left disabled
- * and the caller gets -ETIMEDOUT.
+ * (SHSXGZ).  Every wait is bounded and the caller gets -ETIMEDOUT; a unit
+ * that does not leave Enabling keeps EN=1, with trace prohibited, until a
+ * later enable sees it Running and disables it.
  */
 
 #include <linux/bitfield.h>
@@ -87,6 +88,28 @@ static int ete_unit_stop_hw(struct ete_unit *u)
 	return ret;
 }
 
+/*
+ * A unit left with EN=1 that never reached Running (an enable that timed
+ * out, or a previous load of the driver): EN may change only in Idle or
+ * Running (RMDZDN), and nothing else may be written until it is Idle
+ * again, so wait for Running, then disable it as usual.  Enabling reads
+ * as Idle in TRCSTATR: TRCPRGCTLR.EN tells it apart.
+ */
+static int ete_unit_settle_local(struct ete_unit *u, const char **msg)
+{
+	if (u->enabled || !(ete_read(&u->acc, ETE_TRCPRGCTLR) & TRCPRGCTLR_EN))
+		return 0;
+	if (ete_unit_poll_statr(u, TRCSTATR_IDLE, 0)) {
+		*msg = "trace unit still Enabling since an enable timed out";
+		return -ETIMEDOUT;
+	}
+	if (ete_unit_stop_hw(u)) {
+		*msg = "trace unit did not reach Stable and Idle after disable";
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
 static void ete_unit_release_local(struct ete_unit *u)
 {
 	if (u->has_trf) {
@@ -121,8 +144,8 @@ static int ete_unit_claim_local(struct ete_unit *u, const char **msg)
  * Context: on @u->cpu with IRQs disabled (a cross-call); does not sleep.
  * Return:
  * * 0 on success
- * * -ETIMEDOUT if the unit was not Idle, or did not leave Idle, in time;
- *   it is left disabled
+ * * -ETIMEDOUT if the unit was not Idle, or did not leave Idle, in time
+ *   (then EN stays set, trace prohibited: see ete_unit_settle_local())
  * * -EBUSY if the OS Lock is locked or an external debugger claimed it
  */
 int ete_unit_enable_local(struct ete_unit *u, const char **msg)
@@ -130,6 +153,9 @@ int ete_unit_enable_local(struct ete_unit *u, const char **msg)
 	unsigned int i;
 	int ret;
 
+	ret = ete_unit_settle_local(u, msg);
+	if (ret)
+		return ret;
 	if (!ete_unit_is_idle(u)) {
 		*msg = "trace unit not Idle before programming";
 		return -ETIMEDOUT;
@@ -152,8 +178,13 @@ int ete_unit_enable_local(struct ete_unit *u, const char **msg)
 	ete_write(&u->acc, ETE_TRCPRGCTLR, TRCPRGCTLR_EN);
 	ret = ete_unit_poll_statr(u, TRCSTATR_IDLE, 0);
 	if (ret) {
+		/*
+		 * Still Enabling: EN=0 now would break RMDZDN.  Leave EN set
+		 * with trace prohibited again (TRFCR restored), so a unit
+		 * that gets to Running later traces nothing without a sink;
+		 * the next enable settles it (ete_unit_settle_local()).
+		 */
 		*msg = "trace unit did not leave Idle after enable";
-		ete_unit_stop_hw(u);
 		ete_unit_release_local(u);
 		return ret;
 	}

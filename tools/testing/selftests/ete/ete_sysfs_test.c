@@ -523,6 +523,35 @@ TEST_F(ete, stuck_unit_times_out_and_recovers)
 	EXPECT_EQ(violations(1, log, sizeof(log)), 0) TH_LOG("%s", log);
 }
 
+/*
+ * A unit that never leaves Enabling after EN=1: the enable reports
+ * -ETIMEDOUT and EN stays set (changing EN outside Idle and Running is
+ * CONSTRAINED UNPREDICTABLE, RMDZDN); once the fault is gone the next
+ * enable waits for Running, disables, and starts afresh.
+ */
+TEST_F(ete, stuck_enabling_keeps_en_until_running)
+{
+	unsigned long long v;
+	char log[4096];
+
+	if (!self->ready)
+		return;
+	ASSERT_EQ(put(pathf(MODEL, 2, "fault"), "stuck"), 0);
+	EXPECT_EQ(unit_put(2, "enable", "1"), -ETIMEDOUT);
+	EXPECT_EQ(unit_get_num(2, "enable", &v), 0);
+	EXPECT_EQ(v, 0ULL);
+	ASSERT_EQ(model_reg(2, "TRCPRGCTLR", &v), 0);
+	EXPECT_EQ(v & 1, 1ULL);
+	EXPECT_EQ(violations(2, log, sizeof(log)), 0) TH_LOG("%s", log);
+
+	ASSERT_EQ(put(pathf(MODEL, 2, "fault"), "none"), 0);
+	EXPECT_EQ(unit_put(2, "enable", "1"), 0);
+	EXPECT_EQ(unit_put(2, "enable", "0"), 0);
+	ASSERT_EQ(model_reg(2, "TRCPRGCTLR", &v), 0);
+	EXPECT_EQ(v & 1, 0ULL);
+	EXPECT_EQ(violations(2, log, sizeof(log)), 0) TH_LOG("%s", log);
+}
+
 /* The kernel's EL is filtered out for a user without CAP_PERFMON/SYS_ADMIN */
 TEST_F(ete, default_traces_kernel_when_privileged)
 {
