@@ -308,6 +308,7 @@ void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns)
 {
 	u64 t0 = max_ns ? ktime_get_ns() : 0;
 	unsigned int steps = 0, max_steps = 4 * budget + 64;
+	bool recovered = false;
 	u64 start;
 
 	if (u->state != EM_RUNNING || u->prohibited ||
@@ -328,10 +329,18 @@ void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns)
 			continue;
 		}
 		if (u->overflow) {
+			/*
+			 * One recovery per call: a FIFO that still cannot take
+			 * the synchronization (slow drain) would otherwise make
+			 * a stream of Overflow packets without using budget.
+			 */
+			if (recovered)
+				return;
 			em_fifo_drain(u, EM_FIFO_SIZE);
 			em_gen_recover(u);
 			if (u->overflow)
 				return;
+			recovered = true;
 		}
 		if (u->gen.walk_err)
 			return;
