@@ -43,7 +43,7 @@ for run in "${runs[@]}"; do
 	(cd "$snap" && trc_pkt_lister -ss_dir "$snap" -logstdout >list.txt 2>&1)
 	rc=$?
 	grep -Eq "$bad_re" "$snap/list.txt" && rc=1
-	grep -q "Trace buffer done, processed $(stat -c %s "$snap/trace.bin") bytes" \
+	grep -q "Trace buffer done, processed $(stat -c %s "$snap/trace_cpu0.bin") bytes" \
 		"$snap/list.txt" || rc=1
 	missing=
 	for k in $want_kinds; do
