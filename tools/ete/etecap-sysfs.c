@@ -193,8 +193,9 @@ static int check_units(const struct etecap_opts *o)
 		if (ret)
 			return 0;	/* no unit: etecap_configure() says so */
 		if (!(strtoul(val, NULL, 0) & 1)) {
-			fprintf(stderr, "etecap: cpu%d: --q-elements: the trace unit has no Q element support (%s = %s)\n",
-				o->cpus[i], path, val);
+			fprintf(stderr, "etecap: cpu%d: --q-elements: %s = %s: %s\n",
+				o->cpus[i], path, val,
+				"no Q elements with counts on this unit");
 			return -EOPNOTSUPP;
 		}
 	}
