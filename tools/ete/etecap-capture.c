@@ -78,17 +78,26 @@ static void write_out(const void *buf, size_t len, void *arg)
 	c->bytes += len;
 }
 
-static void drain_all(struct etecap *e)
+/*
+ * Drain what every CPU published; while running (@running), not the
+ * buffers in wrap or circular mode: their TRBE writes on over published
+ * bytes and may be up to a buffer ahead of data_head, so a copy made
+ * while it runs cannot be told from newer data (Documentation/
+ * abi-trbe.rst).  They are flight recorders, read once stopped.
+ */
+static void drain_all(struct etecap *e, bool running)
 {
 	int i;
 
 	for (i = 0; i < e->o.ncpus; i++)
-		trbe_consumer_drain(&consumers[i], write_out, &e->cpu[i]);
+		if (!running || !e->cpu[i].flight)
+			trbe_consumer_drain(&consumers[i], write_out,
+					    &e->cpu[i]);
 }
 
 static int open_cpus(struct etecap *e)
 {
-	char path[512];
+	char path[512], mode[16];
 	int i, ret;
 
 	for (i = 0; i < e->o.ncpus; i++) {
@@ -101,6 +110,10 @@ static int open_cpus(struct etecap *e)
 			fprintf(stderr, "etecap: %s: %s\n", path, strerror(-ret));
 			return ret;
 		}
+		snprintf(path, sizeof(path), "/sys/class/trbe/trbe%d/fill_mode",
+			 c->cpu);
+		c->flight = !etecap_sysfs_read(path, mode, sizeof(mode)) &&
+			    strcmp(mode, "fill");
 		etecap_path(path, sizeof(path), "%s/trace_cpu%d.bin",
 			    e->o.outdir, c->cpu);
 		c->out = fopen(path, "w");
@@ -160,7 +173,7 @@ static int finish_cpus(struct etecap *e)
 {
 	int i, ret = 0;
 
-	drain_all(e);
+	drain_all(e, false);
 	for (i = 0; i < e->o.ncpus; i++) {
 		struct etecap_cpu *c = &e->cpu[i];
 		const struct ete_trbe_mmap_page *h = consumers[i].hdr;
@@ -379,7 +392,7 @@ static int capture_loop(struct etecap *e)
 	for (;;) {
 		bool done = reap(e);
 
-		drain_all(e);
+		drain_all(e, true);
 		now = now_ms();
 		if (done || etecap_interrupted() || (deadline && now >= deadline))
 			break;

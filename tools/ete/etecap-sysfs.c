@@ -163,16 +163,27 @@ static int configure_unit(const struct etecap_opts *o, int cpu)
 	return ret ?: configure_addresses(o, cpu);
 }
 
+/*
+ * The buffer as asked, and what is not asked for at the driver's default,
+ * as for the unit: a mode left behind by an earlier session (a wrap-mode
+ * buffer, a trigger) must not decide this capture.  Only the size, which
+ * is the machine's choice of memory, stays as it is when not given.
+ */
 static int configure_buffer(const struct etecap_opts *o, int cpu)
 {
 	int ret = 0;
 
 	if (o->buffer_size != ETECAP_UNSET)
 		ret = set(TRBE_SYSFS, cpu, "buffer_size", "%llu", o->buffer_size);
-	if (!ret && o->mode)
-		ret = set_str(TRBE_SYSFS, cpu, "fill_mode", o->mode);
-	if (!ret && o->when_behind)
-		ret = set_str(TRBE_SYSFS, cpu, "when_behind", o->when_behind);
+	if (!ret)
+		ret = set_str(TRBE_SYSFS, cpu, "fill_mode", o->mode ?: "fill");
+	if (!ret)
+		ret = set_str(TRBE_SYSFS, cpu, "when_behind",
+			      o->when_behind ?: "stop");
+	if (!ret)
+		ret = set_str(TRBE_SYSFS, cpu, "trigger_mode", "ignore");
+	if (!ret)
+		ret = set(TRBE_SYSFS, cpu, "watermark", "%llu", 0);
 	return ret;
 }
 

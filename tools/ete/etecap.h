@@ -85,6 +85,7 @@ struct etecap_cpu {
 	unsigned int state;
 	int last_error;
 	bool running;
+	bool flight;	/* wrap or circular mode: read after the stop only */
 };
 
 /* One memory image in the snapshot */

@@ -1,68 +1,91 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# One end-to-end capture in the VM (manifest.d/80-e2e.list): configure the
-# trace units through /sys/class/ete/, capture with trbe-capture, and leave
-# in /out/e2e/NAME/ what the host needs to decode and check it
-# (post.d/e2e_decode.sh): trace_cpuN.bin, gaps_cpuN.txt, ETE_N.ini (the
-# unit's registers read back from sysfs), truth_cpuN.txt (the model's
-# ground truth); the model's program image goes to /out/e2e/program/.
+# One end-to-end capture in the VM (manifest.d/80-e2e.list): etecap
+# configures the trace units and the TRBEs from its options, drains the
+# buffers and writes an OpenCSD snapshot to /out/e2e/NAME/snapshot/, as a
+# user would run it; beside it the model's ground truth of the same session
+# (truth_cpuN.txt).  The host decodes the snapshot as etecap wrote it and
+# compares (post.d/e2e_decode.sh).  The model's program image goes into the
+# snapshot through --mem, and to /out/e2e/program/ for the host's record.
 #
-# Usage: ete-e2e-case NAME MILLISECONDS CPU[,CPU...] [KEY=VALUE]...
-#   KEY is a file under /sys/class/ete/eteN/ (el_ns, addr0/value, ...),
-#   trbe.FILE under /sys/class/trbe/trbeN/, or model.FILE under the
-#   model's debugfs cpuN/ (rate, truth_mode).  trbe.* and model.* are
-#   restored afterwards; the trace units are reset.
+# Usage: ete-e2e-case NAME MILLISECONDS CPU[,CPU...] [model.KEY=VALUE]...
+#		[min_bytes=N] [-- ETECAP_OPTION...]
+#   model.KEY=VALUE writes VALUE to the model's debugfs cpuN/KEY for each
+#   CPU (rate, truth_mode), restored afterwards.  MILLISECONDS is etecap's
+#   --duration.  With min_bytes=N etecap runs until the model has written
+#   N more bytes of trace into every CPU's TRBE (its stats' bytes_out),
+#   MILLISECONDS only bounding it: a streaming capture of a known size.
 set -eu
 
-name=$1 ms=$2 cpus=$(echo "$3" | tr , ' ')
-shift 3
-out=/out/e2e/$name
 dbg=/sys/kernel/debug/ete_model
-mkdir -p "$out" /out/e2e/program
-cp "$dbg/program/layout" /out/e2e/program/layout
-cp "$dbg"/program/*.bin /out/e2e/program/
-
-path() { # KEY CPU: the file KEY names for that CPU
-	case $1 in
-	trbe.*) echo "/sys/class/trbe/trbe$2/${1#trbe.}" ;;
-	model.*) echo "$dbg/cpu$2/${1#model.}" ;;
-	*) echo "/sys/class/ete/ete$2/$1" ;;
-	esac
+# bytes_out CPU: what the model has written into that CPU's TRBE so far
+bytes_out() {
+	sed -n 's/^bytes_out //p' "$dbg/cpu$1/stats"
 }
 
-restore=
-for n in $cpus; do
-	echo 1 >"/sys/class/ete/ete$n/reset"
-	for kv in "$@"; do
-		k=${kv%%=*} f=$(path "${kv%%=*}" "$n")
-		case $k in
-		trbe.* | model.*) restore="$restore $(cat "$f")@$f" ;;
-		esac
-		echo "${kv#*=}" >"$f"
-	done
-done
-
-trbe-capture -c "$(echo $cpus | tr ' ' ,)" -t "$ms" -o "$out"
-
-for n in $cpus; do
-	u=/sys/class/ete/ete$n
-	cat "$dbg/cpu$n/truth" >"$out/truth_cpu$n.txt"
-	{
-		printf '[device]\nname=ETE_%s\nclass=trace_source\ntype=ETE\n\n[regs]\n' "$n"
-		for i in 0 1 2 3 4 5 8 9 10 11 12 13; do
-			echo "TRCIDR$i=$(cat "$u/trcidr/trcidr$i")"
+# --wait "CPU:BYTES...": the command etecap runs for min_bytes=
+if [ "$1" = --wait ]; then
+	for w in $2; do
+		while [ "$(bytes_out "${w%%:*}")" -lt "${w#*:}" ]; do
+			sleep 1
 		done
-		echo "TRCCONFIGR=$(cat "$u/mgmt/trcconfig")"
-		echo "TRCTRACEIDR=$(cat "$u/mgmt/trctraceid")"
-		echo "TRCDEVARCH=$(cat "$u/mgmt/trcdevarch")"
-	} >"$out/ETE_$n.ini"
-	echo "cpu$n: $(wc -c <"$out/trace_cpu$n.bin") bytes," \
+	done
+	exit 0
+fi
+
+name=$1 ms=$2 cpulist=$3
+shift 3
+cpus=$(echo "$cpulist" | tr , ' ')
+out=/out/e2e/$name
+prog=$dbg/program
+mkdir -p "$out" /out/e2e/program
+cp "$prog/layout" /out/e2e/program/layout
+cp "$prog"/*.bin /out/e2e/program/
+
+restore= min_bytes=
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+	case $1 in
+	model.*=*) ;;
+	min_bytes=*) min_bytes=${1#*=}; shift; continue ;;
+	*) echo "ete-e2e-case: '$1' is not model.KEY=VALUE" >&2; exit 2 ;;
+	esac
+	k=${1%%=*}
+	for n in $cpus; do
+		f=$dbg/cpu$n/${k#model.}
+		restore="$restore $(cat "$f")@$f"
+		echo "${1#*=}" >"$f"
+	done
+	shift
+done
+[ $# -gt 0 ] && shift
+
+mem=$(awk -v p="$prog" '{printf "--mem %s/%s.bin@%s ", p, $1, $2}' "$prog/layout")
+rc=0
+if [ -n "$min_bytes" ]; then
+	want=
+	for n in $cpus; do
+		want="$want $n:$(($(bytes_out "$n") + min_bytes))"
+	done
+	# shellcheck disable=SC2086 # $mem is a list of options
+	etecap -c "$cpulist" -t "$ms" -o "$out/snapshot" --no-kernel --progress 10000 \
+		$mem "$@" -- ete-e2e-case --wait "$want" || rc=$?
+else
+	# shellcheck disable=SC2086
+	etecap -q -c "$cpulist" -t "$ms" -o "$out/snapshot" --no-kernel $mem "$@" || rc=$?
+fi
+
+for n in $cpus; do
+	cat "$dbg/cpu$n/truth" >"$out/truth_cpu$n.txt"
+	echo "cpu$n: $(wc -c <"$out/snapshot/trace_cpu$n.bin") bytes," \
 		"$(grep -c '^[RH]' "$out/truth_cpu$n.txt") truth records," \
 		"$(grep -c '^A' "$out/truth_cpu$n.txt") A-Syncs," \
-		"$(wc -l <"$out/gaps_cpu$n.txt") gaps, TRCCONFIGR $(cat "$u/mgmt/trcconfig")"
-	echo 1 >"$u/reset"
+		"$(wc -l <"$out/snapshot/gaps_cpu$n.txt") gaps," \
+		"TRCCONFIGR $(sed -n 's/^TRCCONFIGR=//p' "$out/snapshot/ETE_$n.ini")"
+	echo 1 >"/sys/class/ete/ete$n/reset"
 done
 for r in $restore; do
 	echo "${r%%@*}" >"${r#*@}"
 done
 cat "$dbg"/cpu*/violations
+echo "etecap exit $rc"
+exit $rc

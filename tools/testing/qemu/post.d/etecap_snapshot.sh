@@ -86,6 +86,56 @@ for run in "$@"; do
 	done
 done
 
+# kernel_text_matches SNAP VMLINUX [SHIFT]: the kernel text etecap saved
+# from /proc/kcore is the vmlinux the VM booted, at the KASLR offset it
+# wrote in kernel.txt (moved by SHIFT bytes for the self-test).  Boot-time
+# patching (alternatives, static keys) legitimately changes some
+# instructions: at least 99.5% of the words must be equal (in the rig
+# about 150 of 1.8 million differ).  Prints the figures.
+kernel_text_matches() {
+	python3 - "$1" "$2" "${3:-0}" <<'PY'
+import struct, sys
+snap, vmlinux, shift = sys.argv[1], sys.argv[2], int(sys.argv[3])
+kv = dict(l.strip().split("=", 1) for l in open(snap + "/kernel.txt") if "=" in l)
+if kv.get("kcore") != "yes":
+    print("no kernel text saved (kernel.txt: no kcore=yes)"); sys.exit(1)
+off = int(kv["kaslr_offset"], 16) + shift
+saved = [l.split() for l in open(snap + "/memory.txt")
+         if l.startswith("saved ") and "kernel text" in l]
+if not saved:
+    print("memory.txt names no saved kernel text"); sys.exit(1)
+va, length, fname = int(saved[0][1], 16), int(saved[0][2], 16), saved[0][3]
+got = open(snap + "/" + fname, "rb").read()
+elf = open(vmlinux, "rb").read()
+phoff, = struct.unpack_from("<Q", elf, 0x20)
+phentsize, phnum = struct.unpack_from("<HH", elf, 0x36)
+want = None
+for i in range(phnum):
+    typ, _, offset, vaddr, _, filesz = struct.unpack_from("<IIQQQQ", elf, phoff + i * phentsize)
+    link = va - off
+    if typ == 1 and vaddr <= link and link + length <= vaddr + filesz:
+        want = elf[offset + link - vaddr:offset + link - vaddr + length]
+if want is None or len(got) != length:
+    print("saved %d bytes at 0x%x, vmlinux has no such segment" % (len(got), va)); sys.exit(1)
+words = length // 4
+same = sum(1 for i in range(0, words * 4, 4) if got[i:i + 4] == want[i:i + 4])
+print("%d KiB of kernel text at 0x%x (KASLR offset 0x%x): %d of %d words as in vmlinux (%.2f%%)"
+      % (length >> 10, va, off, same, words, 100.0 * same / words))
+sys.exit(0 if same * 1000 >= words * 995 else 1)
+PY
+}
+
+for run in "$@"; do
+	snap=$build/runs/$run/etecap/timed
+	[ -s "$snap/kernel.txt" ] || continue
+	msg=$(kernel_text_matches "$snap" "$build/kernel/vmlinux")
+	tap $? "$run/timed: the kernel text from /proc/kcore is vmlinux's: $msg"
+	# the comparison can fail: the same text against vmlinux 4 bytes off
+	msg=$(kernel_text_matches "$snap" "$build/kernel/vmlinux" 4)
+	[ $? != 0 ]
+	tap $? "self-test: kernel text compared 4 bytes off is refused: $msg"
+done
+
 # The check can fail: a snapshot whose trace unit lacks TRCCONFIGR.
 if [ -n "$first" ]; then
 	bad=$build/runs/etecap_snapshot_selftest

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Host-side half of the fw_capture step (manifest.d/60-acpi.list): the
-# capture each boot made through the units and TRBE its firmware described
-# (devicetree or ACPI) is listed by OpenCSD's trc_pkt_lister with no error,
-# every byte consumed, and the packets of a running trace unit present.
+# snapshot etecap wrote in each boot, through the units and TRBE its
+# firmware described (devicetree or ACPI), is listed by OpenCSD's
+# trc_pkt_lister as written, with no error, every byte consumed, and the
+# packets of a running trace unit present.
 #
 # Usage: fw_capture_decode.sh BUILD_DIR RUN...   (RUN: el1, el2, acpi); TAP.
 set -uo pipefail
@@ -32,15 +33,14 @@ fi
 for run in "${runs[@]}"; do
 	dir=$build/runs/$run/fw_capture
 	bin=$dir/trace_cpu0.bin
-	snap=$build/runs/$run/fw_snapshot
+	snap=$dir
 	if [ ! -s "$bin" ] || [ ! -s "$dir/ETE_0.ini" ]; then
 		tap 1 "$run: the VM left a capture through /dev/trbe0"
 		tap 1 "$run: capture decoded (no capture)"
 		continue
 	fi
 	tap 0 "$run: the VM left a capture through /dev/trbe0 ($(stat -c %s "$bin") bytes)"
-	"$(dirname "$0")/../ocsd-snapshot.sh" "$snap" "$bin" "$dir/ETE_0.ini" 0
-	(cd "$snap" && trc_pkt_lister -ss_dir "$snap" -logstdout >list.txt 2>&1)
+	(cd "$snap" && trc_pkt_lister -ss_dir "$snap" -src_name ETB_0 -logstdout >list.txt 2>&1)
 	rc=$?
 	grep -Eq "$bad_re" "$snap/list.txt" && rc=1
 	grep -q "Trace buffer done, processed $(stat -c %s "$snap/trace_cpu0.bin") bytes" \

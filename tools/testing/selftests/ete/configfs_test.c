@@ -146,24 +146,10 @@ static int sink_count(int cpu, const char *what)
 /* The test sink's copy of register @reg of @cpu as programmed */
 static int sink_reg(int cpu, const char *reg, unsigned long long *v)
 {
-	static char buf[16384];
-	char path[128], key[32];
-	char *p;
+	char path[128];
 
 	snprintf(path, sizeof(path), SINK "regs%d", cpu);
-	if (get(path, buf, sizeof(buf)) < 0)
-		return -1;
-	snprintf(key, sizeof(key), "\n%s ", reg);
-	if (!strncmp(buf, key + 1, strlen(key) - 1)) {
-		p = buf;
-	} else {
-		p = strstr(buf, key);
-		if (!p)
-			return -1;
-		p++;
-	}
-	*v = strtoull(p + strlen(key) - 1, NULL, 0);
-	return 0;
+	return reg_in_file(path, reg, v);
 }
 
 /* The kernel log mentions @a and @b on one line */

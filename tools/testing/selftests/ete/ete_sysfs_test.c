@@ -62,24 +62,10 @@ static int unit_get_num(int cpu, const char *attr, unsigned long long *v)
 /* The model's value of register @reg (e.g. "TRCACVR5") on @cpu */
 static int model_reg(int cpu, const char *reg, unsigned long long *v)
 {
-	static char buf[16384];
-	char path[128], key[24];
-	char *p;
+	char path[128];
 
 	snprintf(path, sizeof(path), SINK, cpu);
-	if (get(path, buf, sizeof(buf)) < 0)
-		return -1;
-	snprintf(key, sizeof(key), "\n%s ", reg);
-	if (!strncmp(buf, key + 1, strlen(key) - 1)) {
-		p = buf;
-	} else {
-		p = strstr(buf, key);
-		if (!p)
-			return -1;
-		p++;
-	}
-	*v = strtoull(p + strlen(key) - 1, NULL, 0);
-	return 0;
+	return reg_in_file(path, reg, v);
 }
 
 /* The model's violation log of @cpu is empty (and show it if not) */
