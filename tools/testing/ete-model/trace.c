@@ -206,7 +206,8 @@ EXPORT_SYMBOL_IF_KUNIT(em_trace_flush);
 
 /**
  * em_trace_lost() - the unit overflowed: the pending atoms and Q element
- *	are lost and the trace restarts with Trace On after the next synchronization
+ *	are lost and the trace restarts with Trace On after the next
+ *	synchronization
  * @t: the tracer
  *
  * Context: any.
