@@ -48,9 +48,14 @@ err:
 
 /*
  * Hand every published byte to out() (a piece at a time, as the data may
- * wrap the buffer), then release the space.  Returns the bytes consumed.
+ * wrap the buffer) with its stream offset, then release the space.
+ * Returns the bytes consumed.  Bytes the driver gave up before they were
+ * read (data_lost_tail) are skipped: the next offset out() sees is then
+ * not the end of the last piece, and a writer of a file that keeps the
+ * pieces end to end must translate the gap records' stream offsets.
  */
-typedef void (*trbe_out_fn)(const void *buf, size_t len, void *arg);
+typedef void (*trbe_out_fn)(__u64 offset, const void *buf, size_t len,
+			    void *arg);
 
 static __u64 trbe_consumer_drain(struct trbe_consumer *c, trbe_out_fn out,
 				 void *arg)
@@ -70,7 +75,7 @@ static __u64 trbe_consumer_drain(struct trbe_consumer *c, trbe_out_fn out,
 
 		if (n > c->size - off)
 			n = c->size - off;
-		out(c->data + off, n, arg);
+		out(tail, c->data + off, n, arg);
 		tail += n;
 	}
 	/* everything read before the space is given back: a release store */

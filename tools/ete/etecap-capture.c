@@ -6,6 +6,8 @@
  * so that every process it makes is stopped once at exit, when its
  * memory map and text can still be read (etecap-mem.c).
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -69,10 +71,12 @@ static long now_ms(void)
 
 static int write_err;
 
-static void write_out(const void *buf, size_t len, void *arg)
+static void write_out(__u64 offset, const void *buf, size_t len, void *arg)
 {
 	struct etecap_cpu *c = arg;
 
+	if (etecap_track_piece(c, offset, len) && !write_err)
+		write_err = -ENOMEM;
 	if (fwrite(buf, 1, len, c->out) != len && !write_err)
 		write_err = -errno;
 	c->bytes += len;
@@ -183,7 +187,9 @@ static int finish_cpus(struct etecap *e)
 		c->wrap_count = h->wrap_count;
 		c->state = h->state;
 		c->last_error = h->last_error;
-		ret = ret ?: etecap_write_gaps(e->o.outdir, c->cpu, h);
+		ret = ret ?: etecap_write_gaps(e->o.outdir, c, h);
+		free(c->jumps);
+		c->jumps = NULL;
 		if (fclose(c->out) && !ret)
 			ret = -errno;
 		c->out = NULL;
@@ -276,6 +282,57 @@ static void collect_task(struct etecap *e, pid_t pid)
 	if (e->contexts)
 		fprintf(e->contexts, "%d %ld %s\n", pid, tgid, name);
 	etecap_mem_add_process(&e->mem, e->o.outdir, pid);
+}
+
+/*
+ * After the traced tasks, every other task alive at the stop (threads
+ * included), so that the context IDs of a trace that is not filtered to
+ * the command (kernel threads, other processes) have a name too.  A task
+ * that came and went during the capture without being traced is not
+ * there: its context ID stays unnamed.
+ */
+void etecap_note_other_tasks(struct etecap *e)
+{
+	char path[64], line[256], name[64];
+	struct dirent *p, *t;
+	DIR *procs, *tasks;
+	FILE *f;
+
+	procs = opendir("/proc");
+	if (!procs || !e->contexts)
+		goto out;
+	fprintf(e->contexts, "# other tasks alive at the stop\n");
+	while ((p = readdir(procs))) {
+		int pid = atoi(p->d_name);
+
+		if (!isdigit((unsigned char)p->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		tasks = opendir(path);
+		if (!tasks)
+			continue;
+		while ((t = readdir(tasks))) {
+			int tid = atoi(t->d_name);
+
+			if (!isdigit((unsigned char)t->d_name[0]) ||
+			    is_tracee(tid))
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/comm",
+				 pid, tid);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			if (fgets(line, sizeof(line), f) &&
+			    sscanf(line, "%63[^\n]", name) == 1)
+				fprintf(e->contexts, "%d %d %s\n", tid, pid,
+					name);
+			fclose(f);
+		}
+		closedir(tasks);
+	}
+out:
+	if (procs)
+		closedir(procs);
 }
 
 /* Handle every pending ptrace stop and exit; true once the command ended */

@@ -11,7 +11,8 @@
  *                    buffers= list has no spaces (OpenCSD 1.3.3 keeps them)
  *   cpu_<N>.ini      the core (ARM-AA64) and a [dump<k>] per memory image
  *   ETE_<N>.ini      the trace unit, registers read back from the driver
- *   gaps_cpu<N>.txt  "offset lost reason" per gap the driver recorded
+ *   gaps_cpu<N>.txt  "offset lost reason" per break, at offsets into
+ *                    trace_cpu<N>.bin (etecap-gaps.c)
  *   etecap.txt       what was captured, how, and the per-CPU counters
  */
 #include <errno.h>
@@ -19,29 +20,6 @@
 #include <sys/wait.h>
 
 #include "etecap.h"
-
-/* The gap ring of the header page, oldest first; 0 or -errno */
-int etecap_write_gaps(const char *dir, int cpu,
-		      const struct ete_trbe_mmap_page *h)
-{
-	__u64 i, first;
-	char path[512];
-	FILE *f;
-
-	etecap_path(path, sizeof(path), "%s/gaps_cpu%d.txt", dir, cpu);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	first = h->gap_count > ETE_TRBE_MAX_GAPS ?
-		h->gap_count - ETE_TRBE_MAX_GAPS : 0;
-	for (i = first; i < h->gap_count; i++) {
-		const struct ete_trbe_gap *g = &h->gaps[i % ETE_TRBE_MAX_GAPS];
-
-		fprintf(f, "%llu %lld %u\n", (unsigned long long)g->offset,
-			(long long)g->lost, g->reason);
-	}
-	return fclose(f) ? -errno : 0;
-}
 
 static FILE *create(const char *dir, const char *name, int n)
 {

@@ -143,6 +143,7 @@ int main(int argc, char **argv)
 	if (e.o.kernel)
 		etecap_mem_add_kernel(&e.mem, e.o.outdir);
 	etecap_mem_finish(&e.mem);
+	etecap_note_other_tasks(&e);
 	if (e.contexts)
 		fclose(e.contexts);
 	if (etecap_write_snapshot(&e)) {

@@ -75,10 +75,21 @@ struct etecap_opts {
 };
 
 /* One CPU's capture */
+/* Where the reader jumped over bytes it never read (etecap-gaps.c) */
+struct etecap_jump {
+	__u64 stream;	/* stream offset of the first byte after the jump */
+	__u64 file;	/* its file offset */
+	__u64 skipped;	/* bytes jumped over */
+};
+
 struct etecap_cpu {
 	int cpu;
 	FILE *out;
 	__u64 bytes;
+	__u64 next;	/* stream offset after the last byte read */
+	struct etecap_jump *jumps;
+	unsigned int njumps;
+	unsigned int jumps_cap;
 	__u64 gap_count;
 	__u64 lost_bytes;
 	__u64 wrap_count;
@@ -136,6 +147,7 @@ int etecap_write_unit_ini(const char *dir, int cpu);
 /* etecap-capture.c */
 int etecap_setup_signals(void);
 int etecap_capture(struct etecap *e);
+void etecap_note_other_tasks(struct etecap *e);
 
 /* etecap-mem.c */
 int etecap_mem_init(struct etecap_memset *m, const char *dir);
@@ -147,7 +159,11 @@ void etecap_mem_finish(struct etecap_memset *m);
 
 /* etecap-snapshot.c */
 int etecap_write_snapshot(struct etecap *e);
-int etecap_write_gaps(const char *dir, int cpu,
+
+/* etecap-gaps.c */
+int etecap_track_piece(struct etecap_cpu *c, __u64 offset, size_t len);
+__u64 etecap_file_offset(const struct etecap_cpu *c, __u64 stream);
+int etecap_write_gaps(const char *dir, const struct etecap_cpu *c,
 		      const struct ete_trbe_mmap_page *h);
 
 /* helpers */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * etecap's pure parts on the host (post.d/etecap_host.sh builds and runs
- * this): the command line, and the memory set that must never hand OpenCSD
- * two overlapping images.  Linked with etecap-opts.c and etecap-mem.c.
+ * this): the command line, the memory set that must never hand OpenCSD
+ * two overlapping images, and the gap records translated from stream to
+ * file offsets.  Linked with etecap-opts.c, etecap-mem.c, etecap-gaps.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -242,6 +243,108 @@ TEST_F(memset, own_text_with_build_id)
 		if (*want && !strcmp(self->m.r[i].build_id, want))
 			found = true;
 	EXPECT_TRUE(found) TH_LOG("no region with build ID %s", want);
+}
+
+/* ------------------------------------------------------------------------
+ * Gap records at file offsets (etecap-gaps.c)
+ */
+
+/* Feed pieces {offset, len} as the consumer hands them out; 0 or -errno */
+static int feed(struct etecap_cpu *c, const __u64 (*p)[2], int n)
+{
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		ret = etecap_track_piece(c, p[i][0], p[i][1]);
+		if (ret)
+			return ret;
+		c->bytes += p[i][1];
+	}
+	return 0;
+}
+
+TEST(file_offsets_follow_the_jumps)
+{
+	/* 0-999 read, 1000-2999 dropped, 3000-3499 read, wrap at 4096 */
+	static const __u64 pieces[][2] = {
+		{ 0, 600 }, { 600, 400 }, { 3000, 500 }, { 3500, 596 },
+		{ 4096, 100 },
+	};
+	struct etecap_cpu c = { .cpu = 0 };
+
+	ASSERT_EQ(0, feed(&c, pieces, 5));
+	ASSERT_EQ(2U, c.njumps);
+	EXPECT_EQ(0ULL, etecap_file_offset(&c, 0));
+	EXPECT_EQ(999ULL, etecap_file_offset(&c, 999));
+	/* dropped bytes: the place of the next byte read */
+	EXPECT_EQ(1000ULL, etecap_file_offset(&c, 1000));
+	EXPECT_EQ(1000ULL, etecap_file_offset(&c, 2999));
+	EXPECT_EQ(1000ULL, etecap_file_offset(&c, 3000));
+	EXPECT_EQ(1500ULL, etecap_file_offset(&c, 3500));
+	/* past the end: the end */
+	EXPECT_EQ(2196ULL, etecap_file_offset(&c, 9999));
+	free(c.jumps);
+}
+
+TEST(flight_recorder_starts_late)
+{
+	/* a wrap buffer read once stopped: the stream from 49664 on */
+	static const __u64 pieces[][2] = { { 49664, 4000 }, { 53664, 4192 } };
+	struct etecap_cpu c = { .cpu = 0 };
+
+	ASSERT_EQ(0, feed(&c, pieces, 2));
+	ASSERT_EQ(1U, c.njumps);
+	EXPECT_EQ(49664ULL, c.jumps[0].skipped);
+	EXPECT_EQ(0ULL, etecap_file_offset(&c, 384));
+	EXPECT_EQ(0ULL, etecap_file_offset(&c, 49664));
+	EXPECT_EQ(8000ULL, etecap_file_offset(&c, 57664));
+	free(c.jumps);
+}
+
+static char *read_gaps(const char *dir)
+{
+	static char buf[1024];
+	char path[256];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "%s/gaps_cpu0.txt", dir);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	return buf;
+}
+
+TEST(gaps_written_at_file_offsets)
+{
+	static const __u64 pieces[][2] = {
+		{ 0, 1000 }, { 3000, 500 }, { 5000, 100 },
+	};
+	static struct ete_trbe_mmap_page h;
+	struct etecap_cpu c = { .cpu = 0 };
+	char dir[] = "/tmp/etecap_gapsXXXXXX";
+	char *s;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0, feed(&c, pieces, 3));
+	/* the driver marked the drop at 3000; the jump to 5000 is unmarked */
+	h.gaps[0].offset = 3000;
+	h.gaps[0].lost = 2000;
+	h.gaps[0].reason = ETE_TRBE_GAP_DROPPED;
+	h.gaps[1].offset = 5200;
+	h.gaps[1].lost = ETE_TRBE_LOST_UNKNOWN;
+	h.gaps[1].reason = ETE_TRBE_GAP_STOPPED;
+	h.gap_count = 2;
+	ASSERT_EQ(0, etecap_write_gaps(dir, &c, &h));
+	s = read_gaps(dir);
+	ASSERT_NE(NULL, s);
+	EXPECT_STREQ("1000 2000 2\n1500 1500 3\n1600 -1 1\n", s)
+		TH_LOG("reasons: dropped %d overwritten %d stopped %d",
+		       ETE_TRBE_GAP_DROPPED, ETE_TRBE_GAP_OVERWRITTEN,
+		       ETE_TRBE_GAP_STOPPED);
+	free(c.jumps);
 }
 
 TEST_HARNESS_MAIN

@@ -20,15 +20,23 @@ top=$(cd "$here/../../.." && pwd)
 build=${1:?usage: $0 BUILD_DIR RUN...}
 shift
 run=$build/runs/el1
-# The captures the plan asked for: "CASE CPUS" of each ete-e2e-case entry
-# (only the EL1 run makes them: they are not in the smoke subset)
+# The captures the plan asked for: "CASE:CPUS:MIN_BYTES" of each
+# ete-e2e-case entry (only the EL1 run makes them: they are not in the
+# smoke subset); a case with min_bytes= must have captured that much on
+# every CPU
 cases=$(awk -F'\t' '$1 == "sh" && $4 ~ /^ete-e2e-case / {
-	split($4, a, " "); print a[2] ":" a[4] }' "$run/plan" 2>/dev/null)
+	n = split($4, a, " "); min = 0
+	for (i = 5; i <= n; i++) if (a[i] ~ /^min_bytes=/) min = substr(a[i], 11)
+	print a[2] ":" a[4] ":" min }' "$run/plan" 2>/dev/null)
 bad_re='OCSD_ERR|I_RESERVED|I_BAD_SEQUENCE|I_INCOMPLETE_EOT|UNKNOWN|Unknown'
 n=0
 plan=2
+cpus_of() { # CASE:CPUS:MIN_BYTES -> the CPUs, one per word
+	local r=${1#*:}
+	echo "${r%%:*}" | tr , ' '
+}
 for c in $cases; do
-	plan=$((plan + $(echo "${c#*:}" | tr , '\n' | wc -l)))
+	plan=$((plan + $(cpus_of "$c" | wc -w)))
 done
 
 tap() {
@@ -88,9 +96,14 @@ lister_clean() {
 }
 
 check_cpu() {
-	local name=$1 cpu=$2 cdir=$run/e2e/$1 snap=$run/e2e/$1/snapshot summary rc
+	local name=$1 cpu=$2 min=$3 cdir=$run/e2e/$1 snap=$run/e2e/$1/snapshot summary rc size
 	if [ ! -s "$snap/trace_cpu$cpu.bin" ] || [ ! -s "$cdir/truth_cpu$cpu.txt" ]; then
 		tap 1 "$name cpu$cpu: no capture or no truth"
+		return
+	fi
+	size=$(stat -c %s "$snap/trace_cpu$cpu.bin")
+	if [ "$size" -lt "$min" ]; then
+		tap 1 "$name cpu$cpu: $size bytes captured, less than the $min asked"
 		return
 	fi
 	lister_clean "$cdir" "$cpu"
@@ -98,7 +111,7 @@ check_cpu() {
 	summary=$("$tools/ete-decode" "$snap" --cpu "$cpu" --compare "$cdir/truth_cpu$cpu.txt" 2>&1 |
 		tee "$cdir/compare_cpu$cpu.txt" | tail -1)
 	[ "${PIPESTATUS[0]}" = 0 ] && [ $rc = 0 ]
-	tap $? "$name cpu$cpu: $(stat -c %s "$snap/trace_cpu$cpu.bin") bytes, $(wc -l <"$snap/gaps_cpu$cpu.txt") gaps, lister $([ $rc = 0 ] && echo clean || echo ERRORS); $summary"
+	tap $? "$name cpu$cpu: $size bytes, $(wc -l <"$snap/gaps_cpu$cpu.txt") gaps, lister $([ $rc = 0 ] && echo clean || echo ERRORS); $summary"
 	grep '^#' "$cdir/compare_cpu$cpu.txt" | head -6
 }
 
@@ -110,8 +123,8 @@ if ! command -v trc_pkt_lister >/dev/null || [ ! -x "$tools/ete-decode" ]; then
 fi
 
 for c in $cases; do
-	for cpu in $(echo "${c#*:}" | tr , ' '); do
-		check_cpu "${c%%:*}" "$cpu"
+	for cpu in $(cpus_of "$c"); do
+		check_cpu "${c%%:*}" "$cpu" "${c##*:}"
 	done
 done
 

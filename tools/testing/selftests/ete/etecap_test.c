@@ -430,6 +430,13 @@ TEST(timed_capture_writes_snapshot)
 	 */
 	EXPECT_NE(NULL, strstr(s, "kcore=yes")) TH_LOG("%s", s);
 	free(s);
+	/* no command: no traced task, but every task alive is named */
+	snprintf(path, sizeof(path), "%s/contexts.txt", dir);
+	s = slurp(path, NULL);
+	ASSERT_NE(NULL, s);
+	EXPECT_NE(NULL, strstr(s, "# other tasks alive at the stop\n"));
+	EXPECT_NE(NULL, strstr(s, "\n1 1 ")) TH_LOG("no line for PID 1: %s", s);
+	free(s);
 	EXPECT_EQ(0, units_enabled());
 }
 

@@ -243,7 +243,7 @@ TEST_F(trbe_dev, geometry_busy_while_open)
 }
 
 /* The documented consumer, on an idle buffer: consumes nothing */
-static void count_bytes(const void *buf, size_t len, void *arg)
+static void count_bytes(__u64 offset, const void *buf, size_t len, void *arg)
 {
 	*(size_t *)arg += len;
 }

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etecap: the gap records of a CPU's trace file.  The driver records each
+ * break at a stream offset; the file keeps the bytes etecap read end to
+ * end, without the ones the driver gave up before they were read (policy
+ * "drop", a lapped wrap or circular buffer).  So the records are written
+ * at file offsets: where the reader jumped over unread bytes, and where
+ * each driver record falls in what was read.  Pure apart from the final
+ * fprintf; the host test (tests/etecap_host_test.c) runs it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etecap.h"
+
+/*
+ * Note the piece of @len bytes at stream offset @offset, about to be
+ * appended to the file: a jump is recorded where it does not follow the
+ * last piece (and for the first piece, if the stream did not start at 0).
+ * 0 or -ENOMEM.
+ */
+int etecap_track_piece(struct etecap_cpu *c, __u64 offset, size_t len)
+{
+	if (!c->njumps || offset != c->next) {
+		__u64 from = c->njumps ? c->next : 0;
+
+		if (c->njumps == c->jumps_cap) {
+			unsigned int cap = c->jumps_cap ? 2 * c->jumps_cap : 16;
+			struct etecap_jump *j = realloc(c->jumps, cap * sizeof(*j));
+
+			if (!j)
+				return -ENOMEM;
+			c->jumps = j;
+			c->jumps_cap = cap;
+		}
+		c->jumps[c->njumps].stream = offset;
+		c->jumps[c->njumps].file = c->bytes;
+		c->jumps[c->njumps].skipped = offset > from ? offset - from : 0;
+		c->njumps++;
+	}
+	c->next = offset + len;
+	return 0;
+}
+
+/*
+ * The file offset of stream offset @stream: inside what was read, its
+ * place; in bytes skipped or before the first byte read, the place of the
+ * next byte that was read; past the last, the end of the file.
+ */
+__u64 etecap_file_offset(const struct etecap_cpu *c, __u64 stream)
+{
+	const struct etecap_jump *j = NULL;
+	unsigned int i;
+	__u64 f, limit;
+
+	for (i = 0; i < c->njumps && c->jumps[i].stream <= stream; i++)
+		j = &c->jumps[i];
+	if (!j)
+		return 0;
+	f = j->file + (stream - j->stream);
+	limit = i < c->njumps ? c->jumps[i].file : c->bytes;
+	return f < limit ? f : limit;
+}
+
+struct gap_line {
+	__u64 offset;
+	long long lost;
+	unsigned int reason;
+	unsigned int order;
+};
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct gap_line *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * gaps_cpu<N>.txt: "offset lost reason" at file offsets, in file order:
+ * every driver record still in the header's ring, and every jump of the
+ * reader that no driver record marks (reason ETE_TRBE_GAP_OVERWRITTEN,
+ * lost the bytes jumped over).  0 or -errno.
+ */
+int etecap_write_gaps(const char *dir, const struct etecap_cpu *c,
+		      const struct ete_trbe_mmap_page *h)
+{
+	__u64 i, first = h->gap_count > ETE_TRBE_MAX_GAPS ?
+			 h->gap_count - ETE_TRBE_MAX_GAPS : 0;
+	unsigned int n = 0, nd, k, j;
+	struct gap_line *g;
+	char path[512];
+	FILE *f;
+
+	g = calloc(h->gap_count - first + c->njumps + 1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	for (i = first; i < h->gap_count; i++, n++) {
+		const struct ete_trbe_gap *d = &h->gaps[i % ETE_TRBE_MAX_GAPS];
+
+		g[n].offset = etecap_file_offset(c, d->offset);
+		g[n].lost = d->lost;
+		g[n].reason = d->reason;
+		g[n].order = n;
+	}
+	nd = n;
+	for (j = 0; j < c->njumps; j++) {
+		const struct etecap_jump *jp = &c->jumps[j];
+		bool marked = false;
+
+		if (!jp->skipped)
+			continue;
+		for (k = 0; k < nd && !marked; k++)
+			marked = g[k].offset == jp->file;
+		if (marked)
+			continue;
+		g[n].offset = jp->file;
+		g[n].lost = jp->skipped;
+		g[n].reason = ETE_TRBE_GAP_OVERWRITTEN;
+		g[n].order = n;
+		n++;
+	}
+	qsort(g, n, sizeof(*g), by_offset);
+	etecap_path(path, sizeof(path), "%s/gaps_cpu%d.txt", dir, c->cpu);
+	f = fopen(path, "w");
+	if (!f) {
+		free(g);
+		return -errno;
+	}
+	for (k = 0; k < n; k++)
+		fprintf(f, "%llu %lld %u\n", (unsigned long long)g[k].offset,
+			g[k].lost, g[k].reason);
+	free(g);
+	return fclose(f) ? -errno : 0;
+}
