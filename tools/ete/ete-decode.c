@@ -10,6 +10,12 @@
  * The stream is cut at the gap markers of gaps_cpuN.txt ("offset lost
  * reason" lines): each segment is decoded on its own, from its first
  * A-Sync.  Runs on the host; links Debian's libopencsd.
+ *
+ * Besides instruction ranges ("R"), the decode yields what Q elements say
+ * when their path is unknown (OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH: n
+ * instructions from a start, execution went on at a next address), "Q"
+ * records of the truth; hashes fold them in as (start, next) then
+ * (n, Q_MARK).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,16 +29,19 @@
 
 #define FNV_BASIS	0xcbf29ce484222325ULL
 #define FNV_PRIME	0x100000001b3ULL
+#define Q_MARK		0xffffffffffffffffULL	/* EM_TRUTH_Q_MARK */
 #define MAX_DUMPS	16
 #define MAX_GAPS	4096
 /* ocsd_core_profile_t's Cortex-A value, named without its CamelCase */
 #define OCSD_PROFILE_A	((ocsd_core_profile_t)3)
 
+/* A decoded range, or with @q a Q element's: @end is where execution went on */
 struct range {
 	uint64_t idx;
 	uint64_t start;
 	uint64_t end;
 	uint32_t n;
+	bool q;
 };
 
 /* An interval: the ranges between an A-Sync and the next one */
@@ -74,6 +83,9 @@ struct decode {
 	unsigned long errors;
 	unsigned long nacc;
 	bool quiet;
+	uint64_t seg_start;	/* the segment being decoded */
+	uint64_t seg_end;
+	uint64_t last_idx;	/* of the last element */
 };
 
 static uint64_t fnv(uint64_t h, uint64_t start, uint64_t end)
@@ -189,21 +201,33 @@ static int first_cpu(const char *dir)
 
 /* ---- OpenCSD callbacks ---- */
 
-static ocsd_datapath_resp_t elem_cb(const void *ctx, const ocsd_trc_index_t idx,
+static ocsd_datapath_resp_t elem_cb(const void *ctx,
+				    const ocsd_trc_index_t index,
 				    const uint8_t chan,
 				    const ocsd_generic_trace_elem *e)
 {
 	struct decode *d = (struct decode *)ctx;
+	ocsd_trc_index_t idx = index;
 	struct range *r;
 
 	(void)chan;
+	/*
+	 * OpenCSD 1.3.3 reads a Q element whose address came in a separate
+	 * packet after freeing it (processQElement()): its index is junk.
+	 * Elements come in stream order, so the last good index stands in.
+	 */
+	if (idx < d->seg_start || idx >= d->seg_end)
+		idx = d->last_idx;
+	d->last_idx = idx;
 	switch (e->elem_type) {
 	case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
+	case OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH:
 		r = vec_push(&d->ranges);
 		r->idx = idx;
 		r->start = e->st_addr;
 		r->end = e->en_addr;
 		r->n = e->num_instr_range;
+		r->q = e->elem_type == OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH;
 		break;
 	case OCSD_GEN_TRC_ELEM_ADDR_NACC:
 		d->nacc++;
@@ -324,6 +348,9 @@ static int decode_stream(const char *dir, int cpu, const uint8_t *trace,
 		if (end <= start)
 			continue;
 		ocsd_dt_process_data(tree, OCSD_OP_RESET, start, 0, NULL, NULL);
+		d->seg_start = start;
+		d->seg_end = end;
+		d->last_idx = start;
 		while (start < end) {
 			uint32_t n = 0;
 			ocsd_datapath_resp_t r;
@@ -399,6 +426,8 @@ static void hash_intervals(struct decode *d, struct vec *iv)
 					      v->first + j);
 
 			v->hash = fnv(v->hash, r->start, r->end);
+			if (r->q)
+				v->hash = fnv(v->hash, r->n, Q_MARK);
 		}
 	}
 }
@@ -437,7 +466,8 @@ static int read_truth(const char *path, struct truth *t)
 				cur->aoff = off;
 				cur->first = t->ranges.len;
 			}
-		} else if (sscanf(line, "R %llu %llx %llx %u", &off, &a, &b,
+		} else if ((line[0] == 'R' || line[0] == 'Q') &&
+			   sscanf(line + 1, " %llu %llx %llx %u", &off, &a, &b,
 				  &n) == 4) {
 			struct range *r = vec_push(&t->ranges);
 
@@ -445,6 +475,7 @@ static int read_truth(const char *path, struct truth *t)
 			r->start = a;
 			r->end = b;
 			r->n = n;
+			r->q = line[0] == 'Q';
 			if (cur)
 				cur->count++;
 		} else if (sscanf(line, "H %llu %u %llx", &off, &n, &a) == 3) {
@@ -480,7 +511,8 @@ static bool same(struct decode *d, struct interval *v, struct truth *t,
 		struct range *a = &AT(d->ranges, struct range, v->first + j);
 		struct range *b = &AT(t->ranges, struct range, w->first + j);
 
-		if (a->start != b->start || a->end != b->end || a->n != b->n)
+		if (a->start != b->start || a->end != b->end || a->n != b->n ||
+		    a->q != b->q)
 			return false;
 	}
 	return true;
@@ -497,8 +529,8 @@ static void show_diff(struct decode *d, struct interval *v)
 	for (j = 0; j < v->count && j < 4; j++) {
 		struct range *r = &AT(d->ranges, struct range, v->first + j);
 
-		printf("#   0x%llx 0x%llx %u\n", ULL(r->start),
-		       ULL(r->end), r->n);
+		printf("#   %c 0x%llx 0x%llx %u\n", r->q ? 'Q' : 'R',
+		       ULL(r->start), ULL(r->end), r->n);
 	}
 }
 
@@ -675,9 +707,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < (int)d.ranges.len; i++) {
 		struct range *r = &AT(d.ranges, struct range, i);
 
-		printf("R %llu 0x%llx 0x%llx %u\n", ULL(r->idx),
-		       ULL(r->start), ULL(r->end),
-		       r->n);
+		printf("%c %llu 0x%llx 0x%llx %u\n", r->q ? 'Q' : 'R',
+		       ULL(r->idx), ULL(r->start), ULL(r->end), r->n);
 	}
 	printf("# %zu ranges, %zu segments, %lu errors\n", d.ranges.len,
 	       ngaps + 1, d.errors + d.nacc);

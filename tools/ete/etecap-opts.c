@@ -31,6 +31,8 @@ static const char usage[] =
 	"      --return-stack        return stack (TRCCONFIGR.RS)\n"
 	"      --branch-broadcast    branch broadcast (TRCCONFIGR.BB)\n"
 	"      --no-context-id       no context ID (PID) packets\n"
+	"      --q-elements          Q elements with instruction counts\n"
+	"                            (TRCCONFIGR.QE; the path is lost in them)\n"
 	"      --sync-period BYTES   A-Sync period, a power of two\n"
 	"  -b, --buffer-size SIZE    TRBE buffer per CPU (K/M suffix, power of two)\n"
 	"  -m, --mode MODE           fill, wrap or circular\n"
@@ -196,7 +198,7 @@ static bool one_of(const char *s, const char *a, const char *b, const char *c)
 enum {
 	OPT_INCLUDE = 256, OPT_EXCLUDE, OPT_START, OPT_STOP, OPT_CYCLES,
 	OPT_TS, OPT_RS, OPT_BB, OPT_NOCID, OPT_SYNC, OPT_BEHIND, OPT_MEM,
-	OPT_NOKERNEL, OPT_PROGRESS,
+	OPT_NOKERNEL, OPT_PROGRESS, OPT_Q,
 };
 
 static const struct option long_opts[] = {
@@ -214,6 +216,7 @@ static const struct option long_opts[] = {
 	{ "return-stack", no_argument, NULL, OPT_RS },
 	{ "branch-broadcast", no_argument, NULL, OPT_BB },
 	{ "no-context-id", no_argument, NULL, OPT_NOCID },
+	{ "q-elements", no_argument, NULL, OPT_Q },
 	{ "sync-period", required_argument, NULL, OPT_SYNC },
 	{ "buffer-size", required_argument, NULL, 'b' },
 	{ "mode", required_argument, NULL, 'm' },
@@ -237,6 +240,7 @@ static void opts_defaults(struct etecap_opts *o)
 	o->return_stack = ETECAP_UNSET;
 	o->branch_broadcast = ETECAP_UNSET;
 	o->context_id = ETECAP_UNSET;
+	o->q_elements = ETECAP_UNSET;
 	o->sync_period = ETECAP_UNSET;
 	o->buffer_size = ETECAP_UNSET;
 	o->duration_ms = ETECAP_UNSET;
@@ -314,6 +318,9 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 	case OPT_NOCID:
 		o->context_id = 0;
 		return NULL;
+	case OPT_Q:
+		o->q_elements = 1;
+		return NULL;
 	case OPT_SYNC:
 		if (parse_size(arg, &ll) || (ll & (ll - 1)))
 			return "--sync-period takes a power of two of bytes";
@@ -367,7 +374,8 @@ static const char *check_profile(const struct etecap_opts *o)
 	    o->nstart || o->nstop || o->cycles != ETECAP_UNSET ||
 	    o->timestamps != ETECAP_UNSET || o->return_stack != ETECAP_UNSET ||
 	    o->branch_broadcast != ETECAP_UNSET ||
-	    o->context_id != ETECAP_UNSET || o->sync_period != ETECAP_UNSET ||
+	    o->context_id != ETECAP_UNSET || o->q_elements != ETECAP_UNSET ||
+	    o->sync_period != ETECAP_UNSET ||
 	    o->buffer_size != ETECAP_UNSET || o->mode || o->when_behind)
 		return "--profile carries the trace settings: change them in the profile";
 	return NULL;

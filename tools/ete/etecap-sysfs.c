@@ -156,6 +156,8 @@ static int configure_unit(const struct etecap_opts *o, int cpu)
 			  o->branch_broadcast);
 	if (!ret && o->context_id != ETECAP_UNSET)
 		ret = set(ETE_SYSFS, cpu, "context_id", "%llu", o->context_id);
+	if (!ret && o->q_elements != ETECAP_UNSET)
+		ret = set(ETE_SYSFS, cpu, "q_elements", "%llu", o->q_elements);
 	if (!ret && o->sync_period != ETECAP_UNSET)
 		ret = set(ETE_SYSFS, cpu, "sync_period", "%llu", o->sync_period);
 	return ret ?: configure_addresses(o, cpu);
@@ -186,8 +188,35 @@ static int configure_buffer(const struct etecap_opts *o, int cpu)
 }
 
 /*
- * Program every selected CPU's trace unit and buffer from the options:
- * each unit is reset first, so what is not asked for is the default.
+ * What every selected unit must implement, checked before the first write:
+ * Q elements with counts need TRCIDR0.QSUPP bit 0 (caps/q_support 1 or 3).
+ * Returns 0, or -EOPNOTSUPP having said which CPU cannot.
+ */
+static int check_units(const struct etecap_opts *o)
+{
+	char path[160], val[32];
+	int i, ret;
+
+	for (i = 0; i < o->ncpus && o->q_elements != ETECAP_UNSET; i++) {
+		snprintf(path, sizeof(path), ETE_SYSFS "caps/q_support",
+			 o->cpus[i]);
+		ret = etecap_sysfs_read(path, val, sizeof(val));
+		if (ret)
+			return 0;	/* no unit: etecap_configure() says so */
+		if (!(strtoul(val, NULL, 0) & 1)) {
+			fprintf(stderr, "etecap: cpu%d: --q-elements: %s = %s: %s\n",
+				o->cpus[i], path, val,
+				"no Q elements with counts on this unit");
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Program every selected CPU's trace unit and buffer from the options,
+ * once every unit can do what they ask (check_units()): each unit is
+ * reset first, so what is not asked for is the default.
  * Returns 0 or the first -errno, having said which CPU and file refused.
  */
 int etecap_configure(const struct etecap_opts *o)
@@ -195,6 +224,9 @@ int etecap_configure(const struct etecap_opts *o)
 	char path[64];
 	int i, ret;
 
+	ret = check_units(o);
+	if (ret)
+		return ret;
 	for (i = 0; i < o->ncpus; i++) {
 		int cpu = o->cpus[i];
 

@@ -60,6 +60,7 @@ struct etecap_opts {
 	int return_stack;
 	int branch_broadcast;
 	int context_id;
+	int q_elements;		/* 1: Q elements with counts */
 	long sync_period;
 	long long buffer_size;
 	const char *mode;	/* fill, wrap, circular */

@@ -111,6 +111,14 @@ static void em_gen_range(void *priv, u64 start, u64 end, unsigned int n)
 		em_truth_range(&u->gen.truth, u->gen.pkt_off, start, end, n);
 }
 
+static void em_gen_nopath(void *priv, u64 start, u64 next, unsigned int n)
+{
+	struct em_unit *u = priv;
+
+	if (u->gen.truth.rec)
+		em_truth_nopath(&u->gen.truth, u->gen.pkt_off, start, next, n);
+}
+
 /* The exception levels traced: TRCVICTLR.EXLEVEL_NS and TRFCR (RRCTKM) */
 static u8 em_gen_el_traced(const struct em_unit *u)
 {
@@ -158,6 +166,13 @@ static void em_gen_config(struct em_unit *u, struct em_trace_cfg *c)
 	c->cid = cfg & EM_CONFIGR_CID;
 	c->vmid = cfg & EM_CONFIGR_VMID;
 	c->cid_val = 0x1000 + u->cpu;
+	c->qe = FIELD_GET(GENMASK(14, 13), cfg);	/* TRCCONFIGR.QE */
+	if (p->idr[0] & EM_IDR0_QFILT) {
+		u64 q = u->trc[ETE_TRCQCTLR / 4];
+
+		c->q_ranges = q & 0xff;
+		c->q_include = q & BIT(8);
+	}
 }
 
 /**
@@ -193,7 +208,10 @@ static bool em_viewinst_active(const struct em_unit *u)
 /* A-Sync then Trace Info and what follows it (trace.c) */
 static void em_gen_sync(struct em_unit *u, bool periodic)
 {
-	struct em_trace_out out = { em_gen_emit, em_gen_range, u };
+	struct em_trace_out out = {
+		.emit = em_gen_emit, .range = em_gen_range,
+		.nopath = em_gen_nopath, .priv = u,
+	};
 	struct em_gen *g = &u->gen;
 	u8 pkt[EM_PKT_ASYNC_LEN];
 	u64 off;
@@ -211,7 +229,10 @@ static void em_gen_sync(struct em_unit *u, bool periodic)
 
 static void em_gen_step(struct em_unit *u)
 {
-	struct em_trace_out out = { em_gen_emit, em_gen_range, u };
+	struct em_trace_out out = {
+		.emit = em_gen_emit, .range = em_gen_range,
+		.nopath = em_gen_nopath, .priv = u,
+	};
 	u32 period = u->trc[ETE_TRCSYNCPR / 4] & GENMASK(4, 0);
 	struct em_gen *g = &u->gen;
 	struct em_block b;

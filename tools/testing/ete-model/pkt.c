@@ -23,6 +23,9 @@
 #define EM_HDR_ADDR_S_IS0	0x95
 #define EM_HDR_ADDR_L_32IS0	0x9a
 #define EM_HDR_ADDR_L_64IS0	0x9d
+#define EM_HDR_Q_S_IS0		0xa5	/* Q: short address IS0, count */
+#define EM_HDR_Q_L_32IS0	0xaa	/* Q: long 32-bit address IS0, count */
+#define EM_HDR_Q_COUNT		0xac	/* Q: count, Address packet follows */
 #define EM_HDR_ATOM_F2		0xd8	/* bits [1:0]: two atoms */
 #define EM_HDR_ATOM_F3		0xf8	/* bits [2:0]: three atoms */
 #define EM_HDR_ATOM_F1		0xf6	/* bit 0: E */
@@ -325,3 +328,66 @@ unsigned int em_pkt_cycle_count(u8 *buf, bool commit, u32 count)
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(em_pkt_cycle_count);
+
+/*
+ * Q packets (header 0b1010xxxx; OpenCSD iPktQ()): the address, when the
+ * packet carries one, comes first, in the layout of the Address packet of
+ * the same form; then the instruction count as an unsigned value in 7-bit
+ * groups (extractContField(): at most five bytes).  The forms that name an
+ * entry of the address history (0xa0-0xa2) and the one without a count
+ * (0xaf, only with TRCCONFIGR.QE 0b11) are not generated.
+ */
+
+/**
+ * em_pkt_q() - Q with an instruction count, no address: the Target
+ *	Address of the Q element is the Address packet that follows
+ * @buf: output
+ * @count: instructions since the last P0 element
+ *
+ * Context: any.
+ * Return: the packet length.
+ */
+unsigned int em_pkt_q(u8 *buf, u32 count)
+{
+	buf[0] = EM_HDR_Q_COUNT;
+	return 1 + put_cont(buf + 1, count);
+}
+EXPORT_SYMBOL_IF_KUNIT(em_pkt_q);
+
+/**
+ * em_pkt_q_short() - Q with a Short Address, instruction set 0, and count
+ * @buf: output
+ * @count: instructions since the last P0 element
+ * @addr: the Target Address
+ * @bytes: 1 (replaces bits [8:2] of the last address) or 2 ([16:2])
+ *
+ * Context: any.
+ * Return: the packet length.
+ */
+unsigned int em_pkt_q_short(u8 *buf, u32 count, u64 addr, unsigned int bytes)
+{
+	unsigned int n = em_pkt_addr_short(buf, addr, bytes);
+
+	buf[0] = EM_HDR_Q_S_IS0;
+	return n + put_cont(buf + n, count);
+}
+EXPORT_SYMBOL_IF_KUNIT(em_pkt_q_short);
+
+/**
+ * em_pkt_q_l32() - Q with a Long 32-bit Address, instruction set 0, and
+ *	count: the address replaces bits [31:2] of the last address
+ * @buf: output
+ * @count: instructions since the last P0 element
+ * @addr: the Target Address
+ *
+ * Context: any.
+ * Return: the packet length.
+ */
+unsigned int em_pkt_q_l32(u8 *buf, u32 count, u64 addr)
+{
+	unsigned int n = em_pkt_addr_l32(buf, addr);
+
+	buf[0] = EM_HDR_Q_L_32IS0;
+	return n + put_cont(buf + n, count);
+}
+EXPORT_SYMBOL_IF_KUNIT(em_pkt_q_l32);

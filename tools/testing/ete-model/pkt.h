@@ -50,5 +50,8 @@ unsigned int em_pkt_cycle_count(u8 *buf, bool commit, u32 count);
 unsigned int em_pkt_timestamp(u8 *buf, u64 ts);
 unsigned int em_pkt_overflow(u8 *buf);
 unsigned int em_pkt_ignore(u8 *buf);
+unsigned int em_pkt_q(u8 *buf, u32 count);
+unsigned int em_pkt_q_short(u8 *buf, u32 count, u64 addr, unsigned int bytes);
+unsigned int em_pkt_q_l32(u8 *buf, u32 count, u64 addr);
 
 #endif /* _ETE_MODEL_PKT_H */

@@ -4,7 +4,13 @@
  * OpenCSD's ETE/ETMv4 packet processor (trc_pkt_proc_etmv4i.cpp) decodes
  * into the intended packet: header table BuildIPacketTable(), payloads from
  * iPktTraceInfo(), iPktContext()/extractAndSetContextInfo(),
- * extract64BitLongAddr(), extractTSField64(), iPktExtension().
+ * extract64BitLongAddr(), extractTSField64(), iPktExtension(), and for Q
+ * iPktQ(): header 0xac count only (the Address packet follows), 0xa5 Short
+ * Address IS0 (one byte, or two when bit 7 of the first is set, as
+ * extractShortAddr()) then the count, 0xaa Long 32-bit Address IS0
+ * (extract32BitLongAddr(): [8:2], [15:9], [23:16], [31:24]) then the
+ * count; the count as extractContField() reads it (7 bits a byte, bit 7
+ * set: another byte follows).
  */
 
 #include <linux/module.h>
@@ -87,6 +93,34 @@ static unsigned int enc_ts_full(u8 *b)
 	return em_pkt_timestamp(b, 0x8123456789abcdefULL);
 }
 
+static unsigned int enc_q_count(u8 *b)
+{
+	return em_pkt_q(b, 4);
+}
+
+static unsigned int enc_q_count_two_bytes(u8 *b)
+{
+	return em_pkt_q(b, 130);
+}
+
+static unsigned int enc_q_short_one(u8 *b)
+{
+	/* [8:2] of 0x48 is 0x12 */
+	return em_pkt_q_short(b, 7, 0x0000aaaa00000048ULL, 1);
+}
+
+static unsigned int enc_q_short_two(u8 *b)
+{
+	/* [8:2] 0x51 with bit 7 set, then [16:9] 0x91; count 200 */
+	return em_pkt_q_short(b, 200, 0x0000aaaa00012344ULL, 2);
+}
+
+static unsigned int enc_q_long_32(u8 *b)
+{
+	/* [8:2] 0x1e, [15:9] 0x2b, [23:16] 0x34, [31:24] 0x12 */
+	return em_pkt_q_l32(b, 3, 0x0000aaaa12345678ULL);
+}
+
 static const struct em_pkt_case em_pkt_cases[] = {
 	{ "async", em_pkt_async,
 	  { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80 }, 12 },
@@ -107,6 +141,13 @@ static const struct em_pkt_case em_pkt_cases[] = {
 	  { 0x02, 0xef, 0x9b, 0xaf, 0xcd, 0xf8, 0xac, 0xd1, 0x91, 0x81 }, 10 },
 	{ "overflow", em_pkt_overflow, { 0x00, 0x05 }, 2 },
 	{ "ignore", em_pkt_ignore, { 0x70 }, 1 },
+	{ "q_count", enc_q_count, { 0xac, 0x04 }, 2 },
+	{ "q_count_two_bytes", enc_q_count_two_bytes, { 0xac, 0x82, 0x01 }, 3 },
+	{ "q_short_address_one_byte", enc_q_short_one, { 0xa5, 0x12, 0x07 }, 3 },
+	{ "q_short_address_two_bytes", enc_q_short_two,
+	  { 0xa5, 0xd1, 0x91, 0xc8, 0x01 }, 5 },
+	{ "q_long_32_address", enc_q_long_32,
+	  { 0xaa, 0x1e, 0x2b, 0x34, 0x12, 0x03 }, 6 },
 };
 
 static void em_pkt_case_desc(const struct em_pkt_case *c, char *desc)

@@ -42,6 +42,12 @@ static const struct em_value_case em_value_cases[] = {
 	{ "configr_rs_rich", R, ETE_TRCCONFIGR, 0, 0x1 | BIT(12), 0 },
 	{ "configr_qe_reserved", R, ETE_TRCCONFIGR, 0, 0x1 | (2 << 13),
 	  EM_IDRANGE },
+	/* QSUPP 0b11: Q with counts (QE 0b01) and all Q (0b11) on rich */
+	{ "configr_qe_counts_rich", R, ETE_TRCCONFIGR, 0, 0x1 | (1 << 13), 0 },
+	{ "configr_qe_all_rich", R, ETE_TRCCONFIGR, 0, 0x1 | (3 << 13), 0 },
+	{ "configr_qe_absent_minimal", M, ETE_TRCCONFIGR, 0, 0x1 | (1 << 13),
+	  EM_RES0 },
+	{ "qctlr_include_arc7_rich", R, ETE_TRCQCTLR, 0, BIT(8) | BIT(7), 0 },
 	{ "syncpr_off", R, ETE_TRCSYNCPR, 0, 0, 0 },
 	{ "syncpr_7_reserved", R, ETE_TRCSYNCPR, 0, 7, EM_IDRANGE },
 	{ "syncpr_8", R, ETE_TRCSYNCPR, 0, 8, 0 },

@@ -142,20 +142,30 @@ static struct kunit_suite prog_suite = {
  * @len: their number
  * @ranges: ranges reported
  * @last: the last range
+ * @nopaths: Q records reported
+ * @lastq: the last one (@end: where execution went on)
+ * @insns: instructions of the ranges and Q records
  * @fail: make emit() fail (overflow)
+ * @sink: accept bytes without keeping them
  */
 struct em_tt {
 	u8 buf[512];
 	unsigned int len;
 	unsigned int ranges;
 	struct em_trace_range last;
+	unsigned int nopaths;
+	struct em_trace_range lastq;
+	u64 insns;
 	bool fail;
+	bool sink;
 };
 
 static bool tt_emit(void *priv, const u8 *pkt, unsigned int len)
 {
 	struct em_tt *t = priv;
 
+	if (t->sink)
+		return true;
 	if (t->fail || t->len + len > sizeof(t->buf))
 		return false;
 	memcpy(t->buf + t->len, pkt, len);
@@ -171,6 +181,18 @@ static void tt_range(void *priv, u64 start, u64 end, unsigned int n)
 	t->last.start = start;
 	t->last.end = end;
 	t->last.n = n;
+	t->insns += n;
+}
+
+static void tt_nopath(void *priv, u64 start, u64 next, unsigned int n)
+{
+	struct em_tt *t = priv;
+
+	t->nopaths++;
+	t->lastq.start = start;
+	t->lastq.end = next;
+	t->lastq.n = n;
+	t->insns += n;
 }
 
 static struct em_tt *tt_new(struct kunit *test, struct em_trace_out *out)
@@ -180,6 +202,7 @@ static struct em_tt *tt_new(struct kunit *test, struct em_trace_out *out)
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	out->emit = tt_emit;
 	out->range = tt_range;
+	out->nopath = tt_nopath;
 	out->priv = t;
 	return t;
 }
@@ -346,6 +369,275 @@ static void trace_overflow_loses_ranges(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, tr.on);
 }
 
+/* ---- trace.c: Q elements ---- */
+
+/* b.ne at 0x20 back to 0x18: three instructions, a direct branch */
+static const struct em_block tt_loop = {
+	.start = U(0x18), .end = U(0x24), .n = 3, .kind = EM_WP_DIRECT,
+	.taken = true, .next = U(0x18),
+};
+
+/* 0x24 to 0x2c and a branch to 0x34: wholly inside 0x20-0x40 */
+static const struct em_block tt_in = {
+	.start = U(0x24), .end = U(0x30), .n = 3, .kind = EM_WP_DIRECT,
+	.taken = true, .next = U(0x34),
+};
+
+/* Make the next Q-able block begin a Q element of @len blocks */
+static void tt_q_next(struct em_tracer *tr, unsigned int len)
+{
+	static const u8 runs_for_len[] = { 0, 2, 0, 1, 3 };
+
+	tr->q.tick = EM_TRACE_Q_EVERY - 1;
+	tr->q.runs = runs_for_len[len];
+}
+
+/*
+ * The fifth Q-able block begins a Q element of two blocks: four atoms,
+ * then one Q packet with the six instructions and the Target Address in
+ * it (RWHLPS), Short Address form; a decoder learns the count only.
+ */
+static void trace_q_replaces_atoms(struct kunit *test)
+{
+	static const u8 want[] = {
+		0x01, 0x01, 0x00,			/* Trace Info */
+		0x04, 0x81, 0x30,			/* Trace On, Context */
+		0x9d, 0x06, 0x00, 0x00, 0x00, 0xaa, 0xaa, 0x00, 0x00,
+		0xff, 0xf7,				/* atoms EEE, E */
+		0xa5, 0x06, 0x06,			/* Q: 0x18, 6 */
+	};
+	struct em_trace_cfg cfg = { .el_traced = 1, .ss_status = true,
+				    .qe = 1 };
+	struct em_trace_out out;
+	struct em_tt *t = tt_new(test, &out);
+	struct em_tracer tr;
+	unsigned int i;
+
+	em_trace_reset(&tr, &cfg);
+	em_trace_sync(&tr, &cfg, &out, false);
+	for (i = 0; i < EM_TRACE_Q_EVERY - 1; i++)
+		em_trace_block(&tr, &cfg, &out, &tt_loop);
+	em_trace_block(&tr, &cfg, &out, &tt_loop);
+	KUNIT_EXPECT_EQ(test, tr.q.blocks, 1U);
+	em_trace_block(&tr, &cfg, &out, &tt_loop);
+	KUNIT_ASSERT_EQ(test, t->len, (unsigned int)sizeof(want));
+	KUNIT_EXPECT_EQ(test, memcmp(t->buf, want, sizeof(want)), 0);
+	KUNIT_EXPECT_EQ(test, t->ranges, 4U);
+	KUNIT_ASSERT_EQ(test, t->nopaths, 1U);
+	KUNIT_EXPECT_EQ(test, t->lastq.start, U(0x18));
+	KUNIT_EXPECT_EQ(test, t->lastq.end, U(0x18));
+	KUNIT_EXPECT_EQ(test, t->lastq.n, 6U);
+	KUNIT_EXPECT_EQ(test, tr.q.blocks, 0U);
+}
+
+/* A Q element of one block: sequential to its branch, a known range */
+static void trace_q_of_one_block_is_a_range(struct kunit *test)
+{
+	struct em_trace_cfg cfg = { .el_traced = 1, .ss_status = true,
+				    .qe = 1 };
+	struct em_trace_out out;
+	struct em_tt *t = tt_new(test, &out);
+	struct em_tracer tr;
+
+	em_trace_reset(&tr, &cfg);
+	em_trace_sync(&tr, &cfg, &out, false);
+	tt_q_next(&tr, 1);
+	em_trace_block(&tr, &cfg, &out, &tt_bl);
+	KUNIT_ASSERT_GE(test, t->len, 3U);
+	/* Q, Short Address 0x48, count 2 */
+	KUNIT_EXPECT_EQ(test, t->buf[t->len - 3], 0xa5);
+	KUNIT_EXPECT_EQ(test, t->buf[t->len - 2], 0x48 >> 2);
+	KUNIT_EXPECT_EQ(test, t->buf[t->len - 1], 2);
+	KUNIT_EXPECT_EQ(test, t->nopaths, 0U);
+	KUNIT_ASSERT_EQ(test, t->ranges, 1U);
+	KUNIT_EXPECT_EQ(test, t->last.start, U(0));
+	KUNIT_EXPECT_EQ(test, t->last.end, U(8));
+	KUNIT_EXPECT_EQ(test, t->last.n, 2U);
+}
+
+/* RGVLKJ, RWBCJG: a BL or RET implied by a Q neither pushes nor pops */
+static void trace_q_leaves_return_stack(struct kunit *test)
+{
+	struct em_trace_cfg cfg = { .el_traced = 1, .ss_status = true,
+				    .rs = true, .qe = 1 };
+	struct em_trace_out out;
+	struct em_tt *t = tt_new(test, &out);
+	struct em_tracer tr;
+
+	em_trace_reset(&tr, &cfg);
+	em_trace_sync(&tr, &cfg, &out, false);
+	tt_q_next(&tr, 2);
+	em_trace_block(&tr, &cfg, &out, &tt_bl);
+	KUNIT_EXPECT_EQ(test, tr.nrs, 0U);
+	em_trace_block(&tr, &cfg, &out, &tt_ret);
+	KUNIT_EXPECT_EQ(test, tr.nrs, 0U);
+	KUNIT_ASSERT_EQ(test, t->nopaths, 1U);
+	/* the RET's target, which the Q packet carries (RMNWCK) */
+	KUNIT_EXPECT_EQ(test, t->lastq.end, U(8));
+	KUNIT_EXPECT_EQ(test, t->lastq.n, 4U);
+	KUNIT_EXPECT_FALSE(test, tr.need_addr);
+}
+
+/*
+ * No Q element begins right after a return stack match: OpenCSD 1.3.3
+ * would start it at the address after the RET (model.rst, "Q elements").
+ */
+static void trace_q_not_after_return_stack_match(struct kunit *test)
+{
+	static const struct em_block cbz = {
+		.start = U(8), .end = U(0xc), .n = 1, .kind = EM_WP_DIRECT,
+		.taken = true, .next = U(0x14),
+	};
+	struct em_trace_cfg cfg = { .el_traced = 1, .ss_status = true,
+				    .rs = true, .qe = 1 };
+	struct em_trace_out out;
+	struct em_tt *t = tt_new(test, &out);
+	struct em_tracer tr;
+
+	em_trace_reset(&tr, &cfg);
+	em_trace_sync(&tr, &cfg, &out, false);
+	tt_q_next(&tr, 1);
+	tr.q.tick -= 2;
+	em_trace_block(&tr, &cfg, &out, &tt_bl);
+	em_trace_block(&tr, &cfg, &out, &tt_ret);	/* popped */
+	KUNIT_EXPECT_TRUE(test, tr.rs_popped);
+	em_trace_block(&tr, &cfg, &out, &cbz);		/* its turn: an atom */
+	KUNIT_EXPECT_EQ(test, tr.q.runs, 2U);
+	em_trace_block(&tr, &cfg, &out, &tt_loop);	/* a Q of one block */
+	KUNIT_EXPECT_EQ(test, tr.q.runs, 3U);
+	KUNIT_EXPECT_EQ(test, t->ranges, 4U);
+	KUNIT_EXPECT_EQ(test, t->last.start, U(0x18));
+	KUNIT_EXPECT_EQ(test, t->buf[t->len - 3], 0xa5);
+}
+
+/* RJBYXC: an exception ends the Q element before its own packets */
+static void trace_q_ended_by_exception(struct kunit *test)
+{
+	static const struct em_block svc = {
+		.start = U(0x34), .end = U(0x38), .n = 1,
+		.kind = EM_WP_EXCEPTION, .taken = true,
+		.next = K(EM_PROG_VECTOR), .next_el = 1,
+	};
+	struct em_trace_cfg cfg = { .el_traced = 1, .ss_status = true,
+				    .qe = 1 };
+	struct em_trace_out out;
+	struct em_tt *t = tt_new(test, &out);
+	struct em_tracer tr;
+
+	em_trace_reset(&tr, &cfg);
+	em_trace_sync(&tr, &cfg, &out, false);
+	tt_q_next(&tr, 4);
+	em_trace_block(&tr, &cfg, &out, &tt_loop);
+	em_trace_block(&tr, &cfg, &out, &tt_in);
+	KUNIT_EXPECT_EQ(test, t->nopaths, 0U);
+	em_trace_block(&tr, &cfg, &out, &svc);
+	KUNIT_ASSERT_EQ(test, t->nopaths, 1U);
+	KUNIT_EXPECT_EQ(test, t->lastq.start, U(0x18));
+	KUNIT_EXPECT_EQ(test, t->lastq.end, U(0x34));
+	KUNIT_EXPECT_EQ(test, t->lastq.n, 6U);
+	/* ..., Q 0x34 6, Exception (Call), Short Address 0x38 */
+	KUNIT_ASSERT_GE(test, t->len, 7U);
+	KUNIT_EXPECT_EQ(test, t->buf[t->len - 7], 0xa5);
+	KUNIT_EXPECT_EQ(test, t->buf[t->len - 6], 0x34 >> 2);
+	KUNIT_EXPECT_EQ(test, t->buf[t->len - 5], 6);
+	KUNIT_EXPECT_EQ(test, t->buf[t->len - 4], 0x06);
+	KUNIT_EXPECT_EQ(test, t->last.end, U(0x38));
+}
+
+/* Before an A-Sync the pending Q goes out; an overflow loses it */
+static void trace_q_flushed_or_lost(struct kunit *test)
+{
+	struct em_trace_cfg cfg = { .el_traced = 1, .ss_status = true,
+				    .qe = 1 };
+	struct em_trace_out out;
+	struct em_tt *t = tt_new(test, &out);
+	struct em_tracer tr;
+
+	em_trace_reset(&tr, &cfg);
+	em_trace_sync(&tr, &cfg, &out, false);
+	tt_q_next(&tr, 3);
+	em_trace_block(&tr, &cfg, &out, &tt_loop);
+	em_trace_block(&tr, &cfg, &out, &tt_loop);
+	em_trace_flush(&tr, &out);
+	KUNIT_EXPECT_EQ(test, t->nopaths, 1U);
+	KUNIT_EXPECT_EQ(test, t->lastq.n, 6U);
+	tt_q_next(&tr, 3);
+	em_trace_block(&tr, &cfg, &out, &tt_loop);
+	em_trace_block(&tr, &cfg, &out, &tt_loop);
+	em_trace_lost(&tr);
+	em_trace_flush(&tr, &out);
+	KUNIT_EXPECT_EQ(test, t->nopaths, 1U);
+}
+
+/*
+ * RNQSLS: TRCQCTLR include mode permits Q elements only for blocks with
+ * an instruction in a selected range, exclude mode only for the others.
+ */
+static void trace_q_filtering(struct kunit *test)
+{
+	struct em_trace_cfg cfg = { .el_traced = 1, .ss_status = true,
+				    .qe = 1, .q_ranges = BIT(1),
+				    .q_include = true,
+				    .acvr = { 0, 0, U(0x20), U(0x40) } };
+	struct em_trace_out out;
+	struct em_tt *t = tt_new(test, &out);
+	struct em_tracer tr;
+
+	em_trace_reset(&tr, &cfg);
+	em_trace_sync(&tr, &cfg, &out, false);
+	tt_q_next(&tr, 1);
+	em_trace_block(&tr, &cfg, &out, &tt_bl);	/* 0x0-0x4: outside */
+	KUNIT_EXPECT_EQ(test, tr.q.tick, EM_TRACE_Q_EVERY - 1);
+	/* RRBPJF: 0x20 is inside, so the whole block may be Q-traced */
+	em_trace_block(&tr, &cfg, &out, &tt_loop);
+	KUNIT_EXPECT_EQ(test, tr.q.tick, 0U);
+	KUNIT_EXPECT_EQ(test, t->ranges, 2U);	/* the atom, then the Q */
+	KUNIT_EXPECT_EQ(test, t->last.start, U(0x18));
+	cfg.q_include = false;
+	tt_q_next(&tr, 1);
+	em_trace_block(&tr, &cfg, &out, &tt_in);
+	KUNIT_EXPECT_EQ(test, tr.q.tick, EM_TRACE_Q_EVERY - 1);
+	em_trace_block(&tr, &cfg, &out, &tt_loop);
+	KUNIT_EXPECT_EQ(test, tr.q.tick, 0U);
+}
+
+/*
+ * Over a long walk with Q elements and the return stack, every executed
+ * instruction is in exactly one range or Q record; without QE none is Q.
+ */
+static void trace_q_walk_accounts_every_instruction(struct kunit *test)
+{
+	struct em_trace_cfg cfg = { .el_traced = 3, .ss_status = true,
+				    .rs = true, .qe = 1 };
+	struct em_trace_out out;
+	struct em_tt *t = tt_new(test, &out);
+	struct em_tracer tr;
+	struct em_walk w;
+	struct em_block b;
+	unsigned int i, pass;
+	u64 insns;
+
+	for (pass = 0; pass < 2; pass++) {
+		cfg.qe = pass ? 0 : 1;
+		memset(t, 0, sizeof(*t));
+		t->sink = true;
+		em_walk_init(&w, 9, 1);
+		em_trace_reset(&tr, &cfg);
+		em_trace_sync(&tr, &cfg, &out, false);
+		for (i = 0, insns = 0; i < 5000; i++) {
+			KUNIT_ASSERT_EQ(test, em_walk_step(&w, &b), 0);
+			em_trace_block(&tr, &cfg, &out, &b);
+			insns += b.n;
+		}
+		em_trace_flush(&tr, &out);
+		KUNIT_EXPECT_EQ(test, t->insns, insns);
+		if (pass)
+			KUNIT_EXPECT_EQ(test, t->nopaths, 0U);
+		else
+			KUNIT_EXPECT_GT(test, t->nopaths, 100U);
+	}
+}
+
 static struct kunit_case trace_cases[] = {
 	KUNIT_CASE(trace_first_block_trace_on_ctx_addr),
 	KUNIT_CASE(trace_return_stack_elides_address),
@@ -355,6 +647,14 @@ static struct kunit_case trace_cases[] = {
 	KUNIT_CASE(trace_view_filters),
 	KUNIT_CASE(trace_start_stop),
 	KUNIT_CASE(trace_overflow_loses_ranges),
+	KUNIT_CASE(trace_q_replaces_atoms),
+	KUNIT_CASE(trace_q_of_one_block_is_a_range),
+	KUNIT_CASE(trace_q_leaves_return_stack),
+	KUNIT_CASE(trace_q_not_after_return_stack_match),
+	KUNIT_CASE(trace_q_ended_by_exception),
+	KUNIT_CASE(trace_q_flushed_or_lost),
+	KUNIT_CASE(trace_q_filtering),
+	KUNIT_CASE(trace_q_walk_accounts_every_instruction),
 	{}
 };
 
@@ -410,10 +710,37 @@ static void truth_ranges_mode_and_overflow(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, line, "R 15 0xaaaa00000000 0xaaaa00000008 2\n");
 }
 
+static void truth_nopath_records(struct kunit *test)
+{
+	struct em_truth_rec rec[4];
+	struct em_truth t = { .rec = rec, .cap = 4 };
+	char line[96];
+	u64 h;
+
+	em_truth_reset(&t);
+	em_truth_nopath(&t, 30, 0xaaaa00000018ULL, 0xaaaa00000034ULL, 6);
+	KUNIT_ASSERT_EQ(test, t.len, 1U);
+	em_truth_format(&rec[0], line, sizeof(line));
+	KUNIT_EXPECT_STREQ(test, line, "Q 30 0xaaaa00000018 0xaaaa00000034 6\n");
+
+	t.next_mode = EM_TRUTH_HASHES;
+	em_truth_reset(&t);
+	em_truth_async(&t, 0);
+	em_truth_range(&t, 20, 0x1000, 0x1008, 2);
+	em_truth_nopath(&t, 25, 0x2000, 0x3000, 9);
+	em_truth_async(&t, 100);
+	KUNIT_ASSERT_EQ(test, t.len, 3U);
+	h = em_truth_fnv(EM_TRUTH_FNV_BASIS, 0x1000, 0x1008);
+	h = em_truth_fnv(em_truth_fnv(h, 0x2000, 0x3000), 9, EM_TRUTH_Q_MARK);
+	KUNIT_EXPECT_EQ(test, rec[1].n, 2U);
+	KUNIT_EXPECT_EQ(test, rec[1].a, h);
+}
+
 static struct kunit_case truth_cases[] = {
 	KUNIT_CASE(truth_fnv_known_value),
 	KUNIT_CASE(truth_hash_mode_one_record_per_interval),
 	KUNIT_CASE(truth_ranges_mode_and_overflow),
+	KUNIT_CASE(truth_nopath_records),
 	{}
 };
 

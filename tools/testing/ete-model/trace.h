@@ -15,6 +15,7 @@
 #define EM_TRACE_NR_AC		16	/* address comparators */
 #define EM_TRACE_RS_DEPTH	15	/* return stack entries */
 #define EM_TRACE_TS_EVERY	64	/* traced blocks between Timestamps */
+#define EM_TRACE_Q_EVERY	5	/* Q-able blocks from one Q run to the next */
 
 /**
  * struct em_trace_cfg - what the driver programmed, decoded once per session
@@ -36,6 +37,10 @@
  * @cid: Context packets carry the context ID (TRCCONFIGR.CID)
  * @vmid: Context packets carry the VMID (TRCCONFIGR.VMID)
  * @cid_val: the context ID of the program
+ * @qe: TRCCONFIGR.QE: 0 no Q elements, else Q elements with a count
+ * @q_ranges: TRCQCTLR.RANGE: the ranges Q filtering selects
+ * @q_include: TRCQCTLR.MODE: Q elements only inside @q_ranges (true) or
+ *	only outside them
  */
 struct em_trace_cfg {
 	u8 el_traced;
@@ -56,6 +61,9 @@ struct em_trace_cfg {
 	bool cid;
 	bool vmid;
 	u32 cid_val;
+	u8 qe;
+	u8 q_ranges;
+	bool q_include;
 };
 
 /**
@@ -63,11 +71,15 @@ struct em_trace_cfg {
  * @emit: output one packet; false if it was lost (overflow)
  * @range: an executed instruction range the packet just emitted made
  *	decodable: [@start, @end), @n instructions
- * @priv: argument of both
+ * @nopath: the Q packet and Target Address just emitted made known that
+ *	@n instructions executed from @start, by a path a decoder cannot
+ *	tell, and that execution went on at @next
+ * @priv: argument of all three
  */
 struct em_trace_out {
 	bool (*emit)(void *priv, const u8 *pkt, unsigned int len);
 	void (*range)(void *priv, u64 start, u64 end, unsigned int n);
+	void (*nopath)(void *priv, u64 start, u64 next, unsigned int n);
 	void *priv;
 };
 
@@ -81,6 +93,26 @@ struct em_trace_range {
 	u64 start;
 	u64 end;
 	unsigned int n;
+};
+
+/**
+ * struct em_trace_q - a Q element in the making: blocks it implies so far
+ * @blocks: how many (0: none pending)
+ * @len: how many it will imply, unless something ends it earlier
+ * @start: its first instruction
+ * @end: the address after the last instruction of its first block
+ * @n: its instructions
+ * @tick: blocks that could have been Q-traced since the last Q element
+ * @runs: Q elements begun this session (choose the length of the next)
+ */
+struct em_trace_q {
+	unsigned int blocks;
+	unsigned int len;
+	u64 start;
+	u64 end;
+	unsigned int n;
+	unsigned int tick;
+	unsigned int runs;
 };
 
 /**
@@ -99,9 +131,11 @@ struct em_trace_range {
  * @pend: their ranges
  * @rs: the return stack, innermost last
  * @nrs: its entries
+ * @rs_popped: the last P0 element's target came off the return stack
  * @cycles: cycles (one per instruction) executed this session
  * @cc_last: @cycles at the last cycle count output
  * @ts_blocks: traced blocks since the last Timestamp
+ * @q: the pending Q element
  */
 struct em_tracer {
 	bool on;
@@ -117,9 +151,11 @@ struct em_tracer {
 	struct em_trace_range pend[3];
 	u64 rs[EM_TRACE_RS_DEPTH];
 	unsigned int nrs;
+	bool rs_popped;
 	u64 cycles;
 	u64 cc_last;
 	unsigned int ts_blocks;
+	struct em_trace_q q;
 };
 
 void em_trace_reset(struct em_tracer *t, const struct em_trace_cfg *cfg);

@@ -126,6 +126,32 @@ void em_truth_range(struct em_truth *t, u64 off, u64 start, u64 end, u32 n)
 EXPORT_SYMBOL_IF_KUNIT(em_truth_range);
 
 /**
+ * em_truth_nopath() - instructions became known by their number only (a
+ *	Q element of more than one block and its Target Address)
+ * @t: the truth
+ * @off: stream offset of the Q packet
+ * @start: first instruction
+ * @next: where execution went on after the last
+ * @n: instructions
+ *
+ * In hash mode the record adds (@start, @next) then (@n, EM_TRUTH_Q_MARK)
+ * to the interval's hash and counts once.
+ *
+ * Context: the owner's lock held.
+ */
+void em_truth_nopath(struct em_truth *t, u64 off, u64 start, u64 next, u32 n)
+{
+	if (t->mode == EM_TRUTH_RANGES) {
+		em_truth_put(t, EM_TRUTH_NOPATH, off, start, next, n);
+	} else if (t->open) {
+		t->hash = em_truth_fnv(t->hash, start, next);
+		t->hash = em_truth_fnv(t->hash, n, EM_TRUTH_Q_MARK);
+		t->hn++;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(em_truth_nopath);
+
+/**
  * em_truth_format() - one record as a line of cpuN/truth
  * @r: the record
  * @buf: output
@@ -143,6 +169,9 @@ int em_truth_format(const struct em_truth_rec *r, char *buf, size_t size)
 		return snprintf(buf, size, "G %llu %llu\n", r->off, r->a);
 	case EM_TRUTH_RANGE:
 		return snprintf(buf, size, "R %llu 0x%llx 0x%llx %u\n", r->off,
+				r->a, r->b, r->n);
+	case EM_TRUTH_NOPATH:
+		return snprintf(buf, size, "Q %llu 0x%llx 0x%llx %u\n", r->off,
 				r->a, r->b, r->n);
 	default:
 		return snprintf(buf, size, "H %llu %u 0x%016llx\n", r->off,

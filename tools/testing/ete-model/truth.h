@@ -10,6 +10,8 @@
 
 #define EM_TRUTH_FNV_BASIS	0xcbf29ce484222325ULL
 #define EM_TRUTH_FNV_PRIME	0x100000001b3ULL
+/* A "Q" record hashes as (start, next) then (n, EM_TRUTH_Q_MARK) */
+#define EM_TRUTH_Q_MARK		0xffffffffffffffffULL
 
 /**
  * enum em_truth_type - kinds of truth record
@@ -18,12 +20,16 @@
  * @EM_TRUTH_RANGE: "R <off> 0x<start> 0x<end> <n>": a decodable range
  * @EM_TRUTH_HASH: "H <off-of-A> <n> 0x<hash>": the ranges of one interval
  *	between A-Syncs (hash mode)
+ * @EM_TRUTH_NOPATH: "Q <off> 0x<start> 0x<next> <n>": n instructions
+ *	executed from start, path unknown, execution went on at next (a Q
+ *	element that implies more than one block)
  */
 enum em_truth_type {
 	EM_TRUTH_ASYNC,
 	EM_TRUTH_GAP,
 	EM_TRUTH_RANGE,
 	EM_TRUTH_HASH,
+	EM_TRUTH_NOPATH,
 };
 
 /**
@@ -40,8 +46,8 @@ enum em_truth_mode {
  * struct em_truth_rec - one record
  * @off: stream offset
  * @a: range start, gap size or interval hash
- * @b: range end
- * @n: instructions of a range, ranges of an interval
+ * @b: range end, or where execution went on after a Q element
+ * @n: instructions of a range, ranges and Q records of an interval
  * @type: enum em_truth_type
  */
 struct em_truth_rec {
@@ -62,7 +68,7 @@ struct em_truth_rec {
  * @next_mode: mode of the next session
  * @open: an interval is open (hash mode)
  * @hash: its FNV-1a 64 so far
- * @hn: its ranges
+ * @hn: its ranges and Q records
  * @hoff: offset of its A-Sync
  */
 struct em_truth {
@@ -83,6 +89,7 @@ void em_truth_reset(struct em_truth *t);
 void em_truth_async(struct em_truth *t, u64 off);
 void em_truth_gap(struct em_truth *t, u64 off, u64 bytes);
 void em_truth_range(struct em_truth *t, u64 off, u64 start, u64 end, u32 n);
+void em_truth_nopath(struct em_truth *t, u64 off, u64 start, u64 next, u32 n);
 int em_truth_format(const struct em_truth_rec *r, char *buf, size_t size);
 
 #endif /* _ETE_MODEL_TRUTH_H */
