@@ -77,7 +77,7 @@ fi
 for n in $cpus; do
 	cat "$dbg/cpu$n/truth" >"$out/truth_cpu$n.txt"
 	echo "cpu$n: $(wc -c <"$out/snapshot/trace_cpu$n.bin") bytes," \
-		"$(grep -c '^[RH]' "$out/truth_cpu$n.txt") truth records," \
+		"$(grep -c '^[RHQ]' "$out/truth_cpu$n.txt") truth records," \
 		"$(grep -c '^A' "$out/truth_cpu$n.txt") A-Syncs," \
 		"$(wc -l <"$out/snapshot/gaps_cpu$n.txt") gaps," \
 		"TRCCONFIGR $(sed -n 's/^TRCCONFIGR=//p' "$out/snapshot/ETE_$n.ini")"
