@@ -494,18 +494,6 @@ TEST(sigint_still_writes_snapshot)
 
 #define PROFILE	"/sys/kernel/config/ete/profiles/etecap_test"
 
-static int write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 TEST(profile_selects_cpus_and_settings)
 {
 	char dir[128], path[256], *s;
@@ -521,8 +509,8 @@ TEST(profile_selects_cpus_and_settings)
 	outdir(dir, "profile");
 	rmdir(PROFILE);
 	ASSERT_EQ(0, mkdir(PROFILE, 0755));
-	ASSERT_EQ(0, write_str(PROFILE "/cpus", "1-2"));
-	ASSERT_EQ(0, write_str(PROFILE "/timestamp", "1"));
+	ASSERT_EQ(0, put(PROFILE "/cpus", "1-2"));
+	ASSERT_EQ(0, put(PROFILE "/timestamp", "1"));
 	EXPECT_EQ(0, etecap(argv, NULL));
 	EXPECT_EQ(0, read_num(PROFILE "/active"));
 	for (cpu = 1; cpu <= 2; cpu++) {

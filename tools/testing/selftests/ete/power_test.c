@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "ete_file_io.h"
 
 #include "trbe_model.h"
 
@@ -40,21 +41,6 @@ static int hotplug_cycles = 50;
 #define note(...) do { printf("# " __VA_ARGS__); fflush(stdout); } while (0)
 
 /* ---- small helpers ---------------------------------------------------------- */
-
-static int read_text(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	return n;
-}
 
 /* The value of "key value" in a file of such lines, or -1 */
 static long long key_value(const char *path, const char *name)
@@ -114,7 +100,7 @@ static int all_violations(int cpu, char *buf, size_t len)
 	char path[128];
 
 	snprintf(path, sizeof(path), MODEL "cpu%d/violations", cpu);
-	return read_text(path, buf, len);
+	return get(path, buf, len);
 }
 
 /* The model's register file without the state that runs while tracing */
@@ -128,7 +114,7 @@ static void config_of(int cpu, char *out, size_t len)
 
 	snprintf(path, sizeof(path), MODEL "cpu%d/regs", cpu);
 	out[0] = 0;
-	if (read_text(path, buf, sizeof(buf)) <= 0)
+	if (get(path, buf, sizeof(buf)) <= 0)
 		return;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -152,7 +138,7 @@ static int have_deep_sleep(void)
 {
 	char buf[256];
 
-	return read_text("/sys/power/mem_sleep", buf, sizeof(buf)) > 0 &&
+	return get("/sys/power/mem_sleep", buf, sizeof(buf)) > 0 &&
 	       strstr(buf, "deep");
 }
 
@@ -360,10 +346,10 @@ TEST(notifier_is_registered)
 
 	if (!have_rig())
 		SKIP(return, "no model or ete_pm_test.ko");
-	ASSERT_LT(0, read_text(PMT "registered", buf, sizeof(buf)));
+	ASSERT_LT(0, get(PMT "registered", buf, sizeof(buf)));
 	EXPECT_EQ(1, atoi(buf));
 	/* and it is back in the chain */
-	ASSERT_LT(0, read_text(PMT "registered", buf, sizeof(buf)));
+	ASSERT_LT(0, get(PMT "registered", buf, sizeof(buf)));
 	EXPECT_EQ(1, atoi(buf));
 }
 
