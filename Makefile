@@ -2,24 +2,33 @@
 #
 # ETE/TRBE out-of-tree driver.
 #
-#   make                 build the modules (and test modules) against KDIR
+#   make                 build the production modules ete.ko and trbe.ko
+#                        against KDIR, nothing else
+#   make tests           the same plus the test modules (KUnit suites, the
+#                        software model, the rig's canaries): the test rig
+#   make install         install the modules (updates/), depmod, the tools,
+#                        the man pages, the udev rule (install.mk)
+#   make uninstall       remove what make install installed
 #   make check           README's test command: build everything, run every test
 #   make demo            README's main job: boot the VM, load, trace, decode
 #   make checkpatch      checkpatch --strict on every source file
 #   make KDIR=/path      build against other kernel headers
 #
-# KDIR defaults to the test rig's kernel when cross-building (built on demand
-# from Debian's linux-source-6.1) and to the running kernel on an arm64 host.
+# KDIR defaults to the running kernel's headers on an arm64 host; when
+# cross-building it defaults to the test rig's 6.12 kernel, built on demand
+# from Debian's linux-source-6.12.
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD := $(TOP)/build
 RIG := $(TOP)/tools/testing/qemu
 HOST_ARCH := $(shell uname -m)
+VERSION := $(shell cat $(TOP)/VERSION)
 
 ifeq ($(HOST_ARCH),aarch64)
 KDIR ?= /lib/modules/$(shell uname -r)/build
 else
-RIG_KDIR := $(BUILD)/kernel
+RIG_KVER := 6.12
+RIG_KDIR := $(BUILD)/kernel-$(RIG_KVER)
 KDIR ?= $(RIG_KDIR)
 KARGS := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 endif
@@ -29,17 +38,20 @@ all: modules
 # The rig's kernel is built (or found current) before building against it.
 rig-kernel:
 	@$(RIG)/setup-host.sh $(BUILD) >/dev/null
-	@$(RIG)/build-kernel.sh $(BUILD)
+	@$(RIG)/build-kernel.sh $(BUILD) $(RIG_KVER)
 
 ifeq ($(KDIR),$(RIG_KDIR))
-modules: rig-kernel
+modules tests: rig-kernel
 endif
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(TOP) $(KARGS) modules
 
+tests:
+	$(MAKE) -C $(KDIR) M=$(TOP) $(KARGS) ETE_TESTS=y modules
+
 clean:
-	$(MAKE) -C $(KDIR) M=$(TOP) $(KARGS) clean
+	$(MAKE) -C $(KDIR) M=$(TOP) $(KARGS) ETE_TESTS=y clean
 
 check:
 	@$(RIG)/check.sh
@@ -50,4 +62,9 @@ demo:
 checkpatch:
 	@$(RIG)/static-checks.sh $(BUILD) checkpatch
 
-.PHONY: all rig-kernel modules clean check demo checkpatch
+version:
+	@echo $(VERSION)
+
+-include $(TOP)/install.mk
+
+.PHONY: all rig-kernel modules tests clean check demo checkpatch version

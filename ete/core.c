@@ -53,4 +53,5 @@ static void __exit ete_exit(void)
 module_exit(ete_exit);
 
 MODULE_DESCRIPTION("Arm Embedded Trace Extension (ETE) trace unit driver");
+MODULE_VERSION(ETE_VERSION);
 MODULE_LICENSE("GPL");

@@ -437,4 +437,5 @@ static void __exit trbe_exit(void)
 module_exit(trbe_exit);
 
 MODULE_DESCRIPTION("Arm Trace Buffer Extension (TRBE) driver");
+MODULE_VERSION(ETE_VERSION);
 MODULE_LICENSE("GPL");

@@ -4,6 +4,8 @@
 # the kselftest programs, and the manifest lists that say what to run.
 #
 # Usage: build-initramfs.sh OUT.cpio.gz BUILD_DIR MANIFEST_DIR [EXTRA_DIR]
+#   ETE_MODULES=DIR  take the modules from DIR (build-modules.sh's output
+#                    for one kernel) instead of the checkout
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +21,8 @@ install -m 0755 "$here/init" "$root/init"
 # init installs the applet links itself (the host cannot run arm64 busybox).
 sed -i '2i /bin/busybox --install -s /bin' "$root/init"
 
-find "$top" -path "$top/build" -prune -o -name '*.ko' -print |
+mods=${ETE_MODULES:-$top}
+find "$mods" -path "$top/build" -prune -o -name '*.ko' -print |
 	while read -r ko; do cp "$ko" "$root/lib/modules/ete/"; done
 cp "$build"/selftests/* "$root/tests/bin/" 2>/dev/null || true
 mkdir -p "$root/usr/bin"

@@ -7,6 +7,9 @@
 # Environment:
 #   RIG_FAULT=warn|oops|kasan|leak|hang|kunit|ksft  add a canary that fails
 #   EXTRA_TESTS=DIR   also run DIR's executables as kselftest-style programs
+#   RIG_KERNELS="6.1 6.12"  the kernels (Debian's linux-source-VERSION) to
+#                     build and boot: the EL1 run (the whole suite) boots each;
+#                     the smoke runs boot the last one listed
 #   RIG_RUNS="el1 el2 acpi"  which VM runs to make (default all three; "acpi" boots
 #                       UEFI+ACPI with the tables of acpi/ for the smoke subset)
 #   VM_TIMEOUT=SECONDS  hard timeout of one VM run (default 1500)
@@ -16,9 +19,11 @@
 #   RIG_VM_LOCK=FILE  take an exclusive flock on FILE around each VM run, so
 #                     several checkouts on one machine never boot at once
 #
-# Host suites: selftest/ and static checks before the VM; post.d/*.sh after
-# it, each called as "post.d/NAME.sh BUILD_DIR RUN..." (RUN is el1 or el2,
-# whose results are in BUILD_DIR/runs/RUN) and printing TAP.
+# Host suites: selftest/, static checks and host.d/*.sh (each called as
+# "host.d/NAME.sh BUILD_DIR", printing TAP) before the VM; post.d/*.sh after
+# it, once per kernel, each called as "post.d/NAME.sh BUILD_DIR RUN..."
+# (RUN is KERNEL/el1, KERNEL/el2 or KERNEL/acpi, whose results are in
+# BUILD_DIR/runs/RUN) and printing TAP.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,6 +32,10 @@ build=$top/build
 fault=${RIG_FAULT:-}
 extra=${EXTRA_TESTS:-}
 runs=${RIG_RUNS:-el1 el2 acpi}
+kernels=${RIG_KERNELS:-6.1 6.12}
+last_kernel=${kernels##* }
+first_kernel=${kernels%% *}
+export RIG_KERNELS=$kernels
 vm_timeout=${VM_TIMEOUT:-1500}
 only=${RIG_ONLY:-}
 times=()
@@ -56,10 +65,14 @@ print_times() {
 }
 
 phase "host setup" "$here/setup-host.sh" "$build"
-phase "test kernel" "$here/build-kernel.sh" "$build"
-phase "modules" make -s -C "$top" modules
+for k in $kernels; do
+	phase "test kernel $k" "$here/build-kernel.sh" "$build" "$k"
+done
+for k in $kernels; do
+	phase "modules for $k" "$here/build-modules.sh" "$build" "$k"
+done
 phase "test programs" make -s -C "$top/tools/testing/selftests/ete" \
-	OUT="$build/selftests" KSFT_DIR="$build/linux-source-6.1/tools/testing/selftests"
+	OUT="$build/selftests" KSFT_DIR="$build/linux-source-$first_kernel/tools/testing/selftests"
 phase "user tools" make -s -C "$top/tools/ete" OUT="$build/tools"
 
 # Host-side suites: each leaves a TAP file (and FILE.rc).
@@ -68,13 +81,19 @@ host_args=()
 host_suite() {
 	local name=$1
 	shift
-	"$@" >"$build/host/$name.tap" 2>&1
-	echo $? >"$build/host/$name.tap.rc"
-	host_args+=(--host "$name=$build/host/$name.tap")
+	local tap=$build/host/${name// /-}.tap
+	"$@" >"$tap" 2>&1
+	echo $? >"$tap.rc"
+	host_args+=(--host "$name=$tap")
 }
 host_tests() {
 	host_suite rig_parser python3 "$here/selftest/test_rig_results.py"
 	host_suite static_checks "$here/static-checks.sh" "$build"
+	local script
+	for script in "$here"/host.d/*.sh; do
+		[ -x "$script" ] || continue
+		host_suite "$(basename "$script" .sh)" "$script" "$build"
+	done
 }
 phase "host suites" host_tests
 
@@ -100,55 +119,72 @@ warn | oops | kasan | leak | hang)
 	printf 'insmod\tsmoke\trig_canary\tfault=%s\n' "$fault" >"$manifests/95-fault.list" ;;
 *) echo "check: unknown RIG_FAULT=$fault" >&2; exit 2 ;;
 esac
-phase "initramfs" "$here/build-initramfs.sh" "$build/initramfs.cpio.gz" "$build" "$manifests" "$extra"
+for k in $kernels; do
+	phase "initramfs for $k" env ETE_MODULES="$build/mod-$k" \
+		"$here/build-initramfs.sh" "$build/initramfs-$k.cpio.gz" "$build" "$manifests" "$extra"
+done
 
 # The ACPI boot's initrd: the table-upgrade cpio, then the initramfs.
 acpi_initrd() {
 	"$here/acpi/build-tables.sh" "$build/acpi-tables.cpio" &&
-		cat "$build/acpi-tables.cpio" "$build/initramfs.cpio.gz" >"$build/acpi-initrd"
+		cat "$build/acpi-tables.cpio" "$build/initramfs-$1.cpio.gz" >"$build/acpi-initrd-$1"
 }
 
 run_args=()
+post_runs=()
+# vm_run KERNEL LABEL RUN SUBSET [run-vm.sh options]
 vm_run() {
-	local label=$1 dir=$2 subset=$3
-	shift 3
+	local k=$1 label=$2 dir=$build/runs/$1/$3 subset=$4
+	shift 4
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cat "$manifests"/*.list | awk -v s="$subset" \
 		'!/^[ \t]*#/ && NF >= 3 && (s == "all" || $2 == "smoke")' >"$dir/plan"
 	[ -n "$extra" ] && [ "$subset" = all ] && find "$extra" -maxdepth 1 -type f -perm -u+x -printf 'ksft\tall\t%f\n' | sort >>"$dir/plan"
-	local initrd=$build/initramfs.cpio.gz
-	[ "$label" = ACPI ] && initrd=$build/acpi-initrd
-	if [ -n "${RIG_VM_LOCK:-}" ]; then
-		flock "$RIG_VM_LOCK" "$here/run-vm.sh" "$@" -s "$subset" \
-			-t "$vm_timeout" "$build/kernel/arch/arm64/boot/Image" \
-			"$initrd" "$dir"
-	else
-		"$here/run-vm.sh" "$@" -s "$subset" -t "$vm_timeout" \
-			"$build/kernel/arch/arm64/boot/Image" "$initrd" "$dir"
-	fi
-	run_args+=(--run "$label=$dir")
+	local initrd=$build/initramfs-$k.cpio.gz
+	[ "${dir##*/}" = acpi ] && initrd=$build/acpi-initrd-$k
+	local lock=()
+	[ -n "${RIG_VM_LOCK:-}" ] && lock=(flock "$RIG_VM_LOCK")
+	"${lock[@]}" "$here/run-vm.sh" "$@" -s "$subset" -t "$vm_timeout" \
+		"$build/kernel-$k/arch/arm64/boot/Image" "$initrd" "$dir"
+	run_args+=(--run "$label $k=$dir")
+	post_runs+=("$k/${dir##*/}")
 	return 0
 }
-for r in $runs; do
-	case $r in
-	el1) phase "VM at EL1 (whole suite)" vm_run EL1 "$build/runs/el1" all ;;
-	el2) phase "VM at EL2/VHE (smoke)" vm_run EL2 "$build/runs/el2" smoke -2 ;;
-	acpi)
-		phase "ACPI tables" acpi_initrd
-		phase "VM with UEFI+ACPI (smoke)" vm_run ACPI "$build/runs/acpi" smoke -a
-		;;
-	*) echo "check: unknown run '$r' in RIG_RUNS" >&2; exit 2 ;;
-	esac
+rm -rf "$build/runs"
+for k in $kernels; do
+	for r in $runs; do
+		# The smoke runs add a boot path, not coverage a second kernel
+		# would repeat: they boot the newest kernel asked for.
+		[ "$r" = el1 ] || [ "$k" = "$last_kernel" ] || continue
+		case $r in
+		el1) phase "VM at EL1 on $k (whole suite)" vm_run "$k" EL1 el1 all ;;
+		el2) phase "VM at EL2/VHE on $k (smoke)" vm_run "$k" EL2 el2 smoke -2 ;;
+		acpi)
+			phase "ACPI tables" acpi_initrd "$k"
+			phase "VM with UEFI+ACPI on $k (smoke)" vm_run "$k" ACPI acpi smoke -a
+			;;
+		*) echo "check: unknown run '$r' in RIG_RUNS" >&2; exit 2 ;;
+		esac
+	done
 done
 
 # Host-side suites that read what the VM runs left (post.d/*.sh RUN_DIR...).
+# Each script once per kernel, with that kernel's runs; its results are
+# labelled with the kernel.
 post_tests() {
-	local script name
-	for script in "$here"/post.d/*.sh; do
-		[ -x "$script" ] || continue
-		name=$(basename "$script" .sh)
-		host_suite "$name" "$script" "$build" $runs
+	local script name k r mine
+	for k in $kernels; do
+		mine=()
+		for r in "${post_runs[@]}"; do
+			[ "${r%%/*}" = "$k" ] && mine+=("$r")
+		done
+		[ ${#mine[@]} -gt 0 ] || continue
+		for script in "$here"/post.d/*.sh; do
+			[ -x "$script" ] || continue
+			name=$(basename "$script" .sh)
+			host_suite "$name $k" "$script" "$build" "${mine[@]}"
+		done
 	done
 	return 0
 }

@@ -11,21 +11,25 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 build=$top/build
 run=$build/runs/demo
+# The kernel the demo boots: Debian's linux-source-6.12 unless DEMO_KERNEL
+# names another the rig builds (6.1).
+k=${DEMO_KERNEL:-6.12}
 
 echo "==> host setup";    "$here/setup-host.sh" "$build"
-echo "==> test kernel";   "$here/build-kernel.sh" "$build"
-echo "==> modules";       make -s -C "$top" modules
+echo "==> test kernel";   "$here/build-kernel.sh" "$build" "$k"
+echo "==> modules";       "$here/build-modules.sh" "$build" "$k"
 echo "==> test programs"; make -s -C "$top/tools/testing/selftests/ete" \
-	OUT="$build/selftests" KSFT_DIR="$build/linux-source-6.1/tools/testing/selftests"
+	OUT="$build/selftests" KSFT_DIR="$build/linux-source-$k/tools/testing/selftests"
 echo "==> user tools";    make -s -C "$top/tools/ete" OUT="$build/tools"
-echo "==> initramfs";     "$here/build-initramfs.sh" "$build/demo.cpio.gz" "$build" "$here/demo.d"
+echo "==> initramfs";     ETE_MODULES="$build/mod-$k" \
+	"$here/build-initramfs.sh" "$build/demo.cpio.gz" "$build" "$here/demo.d"
 
 rm -rf "$run"
 mkdir -p "$run"
-echo "==> booting the VM (QEMU virt, 4 CPUs, GICv3); console in $run/console.log"
+echo "==> booting the VM (QEMU virt, 4 CPUs, GICv3, Linux $k); console in $run/console.log"
 lock=()
 [ -n "${RIG_VM_LOCK:-}" ] && lock=(flock "$RIG_VM_LOCK")
-"${lock[@]}" "$here/run-vm.sh" -t 600 "$build/kernel/arch/arm64/boot/Image" "$build/demo.cpio.gz" "$run" || {
+"${lock[@]}" "$here/run-vm.sh" -t 600 "$build/kernel-$k/arch/arm64/boot/Image" "$build/demo.cpio.gz" "$run" || {
 	echo "demo: the VM did not finish; last console lines:" >&2
 	tail -20 "$run/console.log" >&2
 	exit 1

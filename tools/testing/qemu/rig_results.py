@@ -225,19 +225,27 @@ def judge_run(label, run_dir, out):
         why = f"did not finish (booted={booted} ended={ended} qemu exit={qemu_rc}"
         why += ", 124 = hard timeout)" if qemu_rc == "124" else ")"
     total.add(status, f"{label}: rig: VM {why}")
-    print(f"  {'ok' if status == 'pass' else 'FAIL':4} VM {why}", file=out)
+    print(f"  {'ok' if status == 'pass' else 'FAIL':4} [{label}] VM {why}", file=out)
 
     # A run labelled EL1 or EL2 must really have run the kernel there (EL2
     # with VHE, as Armv9 servers do); a silently wrong machine proves nothing.
     want = {"EL1": ("1", "0", "dt"), "EL2": ("2", "1", "dt"),
-            "ACPI": ("1", "0", "acpi")}.get(label)
+            "ACPI": ("1", "0", "acpi")}.get(label.split()[0])
     if want and begin:
         got = (begin[2].get("el"), begin[2].get("vhe"), begin[2].get("fw"))
         st = "pass" if got == want else "fail"
         total.add(st, f"{label}: rig: kernel ran at EL{got[0]} vhe={got[1]} fw={got[2]}")
-        print(f"  {'ok' if st == 'pass' else 'FAIL':4} kernel ran at EL{got[0]}"
+        print(f"  {'ok' if st == 'pass' else 'FAIL':4} [{label}] kernel ran at EL{got[0]}"
               f"{' with VHE' if got[1] == '1' else ''}, "
               f"{'ACPI' if got[2] == 'acpi' else 'devicetree'}", file=out)
+
+    # A run labelled with a kernel ("EL1 6.12") must have booted that one.
+    words = label.split()
+    if len(words) > 1 and begin:
+        release = begin[2].get("kernel", "unknown")
+        st = "pass" if (release + ".").startswith(words[1] + ".") else "fail"
+        total.add(st, f"{label}: rig: booted kernel {release}")
+        print(f"  {'ok' if st == 'pass' else 'FAIL':4} [{label}] booted kernel {release}", file=out)
 
     suites_seen = {e[1][1] for e in events if e[0] == "kunit-suite" and len(e[1]) > 1}
     for kind, words, keys in events:
@@ -246,7 +254,7 @@ def judge_run(label, run_dir, out):
             st = "pass" if keys.get("rc") == "0" else "fail"
             total.add(st, f"{label}: {kind} {words[0]} rc={keys.get('rc')}")
             if st == "fail":
-                print(f"  FAIL {kind} {words[0]} rc={keys.get('rc')}", file=out)
+                print(f"  FAIL [{label}] {kind} {words[0]} rc={keys.get('rc')}", file=out)
         elif kind == "kunit":
             mod = words[0]
             tally = Tally()
@@ -260,10 +268,10 @@ def judge_run(label, run_dir, out):
                     continue
                 text = read(os.path.join(run_dir, "kunit", suite + ".ktap"))
                 t = judge_kunit_suite(label, suite, text, console_lines)
-                print(f"  {'ok' if t.failed == 0 else 'FAIL':4} kunit {suite}: "
+                print(f"  {'ok' if t.failed == 0 else 'FAIL':4} [{label}] kunit {suite}: "
                       f"{t.counts()}", file=out)
                 tally.merge(t)
-            print(f"       module {mod}: {secs:.1f} s", file=out)
+            print(f"       [{label}] module {mod}: {secs:.1f} s", file=out)
             total.merge(tally)
         elif kind == "ksft" or kind == "sh":
             name = words[0]
@@ -274,7 +282,7 @@ def judge_run(label, run_dir, out):
             else:
                 t = Tally()
                 t.add("pass" if rc == 0 else "fail", f"{label}: sh {name} exited {rc}")
-            print(f"  {'ok' if t.failed == 0 else 'FAIL':4} {kind} {name}: "
+            print(f"  {'ok' if t.failed == 0 else 'FAIL':4} [{label}] {kind} {name}: "
                   f"{t.counts()} ({secs:.1f} s)", file=out)
             total.merge(t)
         elif kind == "bad-manifest-line":
@@ -287,12 +295,12 @@ def judge_run(label, run_dir, out):
     for item in plan:
         if len(item) >= 3 and (item[0], item[2]) not in reported:
             total.add("fail", f"{label}: planned {item[0]} {item[2]} never reported")
-            print(f"  FAIL {item[0]} {item[2]}: never reported", file=out)
+            print(f"  FAIL [{label}] {item[0]} {item[2]}: never reported", file=out)
 
     found = splats(console_lines)
     total.add("fail" if found else "pass",
               f"{label}: kernel log: " + (found[0] if found else "clean"))
-    print(f"  {'FAIL' if found else 'ok':4} kernel log: "
+    print(f"  {'FAIL' if found else 'ok':4} [{label}] kernel log: "
           f"{len(found)} report line(s)" if found else "  ok   kernel log: clean", file=out)
     for line in found[:12]:
         print(f"         | {line}", file=out)
@@ -304,7 +312,7 @@ def judge_run(label, run_dir, out):
     else:
         n = leaks.count("unreferenced object")
         total.add("fail" if n else "pass", f"{label}: kmemleak: {n} leak(s)")
-        print(f"  {'FAIL' if n else 'ok':4} kmemleak: {n} unreferenced object(s)", file=out)
+        print(f"  {'FAIL' if n else 'ok':4} [{label}] kmemleak: {n} unreferenced object(s)", file=out)
     return total
 
 

@@ -7,10 +7,8 @@
 set -euo pipefail
 
 build=${1:?usage: setup-host.sh BUILD_DIR}
-pkgs="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
-linux-source-6.1 device-tree-compiler flex bison bc libelf-dev libssl-dev
-cpio kmod libopencsd-bin libopencsd-dev sparse python3 make gcc perl
-acpica-tools qemu-efi-aarch64 xz-utils"
+here=$(cd "$(dirname "$0")" && pwd)
+pkgs=$(sed 's/#.*//' "$here/host-packages.txt")
 
 missing=
 for p in $pkgs; do

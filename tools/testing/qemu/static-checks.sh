@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Static checks as a TAP suite: checkpatch --strict on every C source and
-# header, and a from-scratch module build with W=1 (which also runs
-# kernel-doc) and sparse (C=2) that must print no warning.
+# header, and for each rig kernel (RIG_KERNELS, default "6.1 6.12") a
+# from-scratch build of every module with W=1 (which also runs kernel-doc)
+# and sparse (C=2) that must print no warning.
 #
 # Usage: static-checks.sh BUILD_DIR [checkpatch|build]
 set -uo pipefail
@@ -11,14 +12,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 build=${1:?}
 only=${2:-}
-ksrc=$build/linux-source-6.1
+kernels=${RIG_KERNELS:-6.1 6.12}
+ksrc=$build/linux-source-${kernels%% *}
 cd "$top" || exit 1
 
 files=$(git ls-files -co --exclude-standard -- '*.c' '*.h' | LC_ALL=C sort)
 n=0
 plan=0
 [ "$only" != build ] && plan=$(echo "$files" | grep -c .)
-[ "$only" != checkpatch ] && plan=$((plan + 1))
+[ "$only" != checkpatch ] && plan=$((plan + $(echo $kernels | wc -w)))
 echo "TAP version 13"
 echo "1..$plan"
 
@@ -42,21 +44,23 @@ if [ "$only" != build ]; then
 fi
 
 if [ "$only" != checkpatch ]; then
-	n=$((n + 1))
 	scratch=$build/static-build
-	rm -rf "$scratch"
-	mkdir -p "$scratch"
-	git ls-files -co --exclude-standard | grep -v '^build/' |
-		rsync -a --files-from=- "$top/" "$scratch/"
-	log=$(make -s -C "$build/kernel" M="$scratch" ARCH=arm64 \
-		CROSS_COMPILE=aarch64-linux-gnu- W=1 C=2 modules 2>&1)
-	rc=$?
-	warnings=$(echo "$log" | grep -E 'warning|error|: note:' | grep -v '^make')
-	if [ "$rc" = 0 ] && [ -z "$warnings" ]; then
-		echo "ok $n W=1 C=2 (sparse) module build is warning-free"
-	else
-		echo "not ok $n W=1 C=2 (sparse) module build (exit $rc)"
-		echo "$warnings" | head -40 | sed 's/^/# /'
-	fi
+	for k in $kernels; do
+		n=$((n + 1))
+		rm -rf "$scratch"
+		mkdir -p "$scratch"
+		git ls-files -co --exclude-standard | grep -v '^build/' |
+			rsync -a --files-from=- "$top/" "$scratch/"
+		log=$(make -s -C "$build/kernel-$k" M="$scratch" ARCH=arm64 \
+			CROSS_COMPILE=aarch64-linux-gnu- ETE_TESTS=y W=1 C=2 modules 2>&1)
+		rc=$?
+		warnings=$(echo "$log" | grep -E 'warning|error|: note:' | grep -v '^make')
+		if [ "$rc" = 0 ] && [ -z "$warnings" ]; then
+			echo "ok $n $k: W=1 C=2 (sparse) build of every module is warning-free"
+		else
+			echo "not ok $n $k: W=1 C=2 (sparse) build of every module (exit $rc)"
+			echo "$warnings" | head -40 | sed 's/^/# /'
+		fi
+	done
 	rm -rf "$scratch"
 fi

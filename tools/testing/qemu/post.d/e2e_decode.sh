@@ -12,14 +12,20 @@
 # One TAP case per configuration per CPU, and a self-test that a truth with
 # one range changed is rejected.
 #
-# Usage: e2e_decode.sh BUILD_DIR RUN...   (RUN: el1, el2); prints TAP.
+# Usage: e2e_decode.sh BUILD_DIR RUN...   (RUN: KERNEL/el1, KERNEL/el2...);
+# prints TAP.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/../../.." && pwd)
 build=${1:?usage: $0 BUILD_DIR RUN...}
 shift
-run=$build/runs/el1
+# The EL1 run of the runs given (KERNEL/el1): only it makes the captures.
+run=
+for r in "$@"; do
+	[ "${r##*/}" = el1 ] && run=$build/runs/$r && break
+done
+[ -n "$run" ] || run=$build/runs/el1
 # The captures the plan asked for: "CASE:CPUS:MIN_BYTES" of each
 # ete-e2e-case entry (only the EL1 run makes them: they are not in the
 # smoke subset); a case with min_bytes= must have captured that much on

@@ -60,7 +60,7 @@ for run in "$@"; do
 	snaps=$(ls -d "$build/runs/$run"/etecap/*/ 2>/dev/null)
 	if [ -z "$snaps" ]; then
 		# etecap_test is in the whole suite (el1), not the smoke subset
-		if [ "$run" = el1 ]; then
+		if [ "${run##*/}" = el1 ]; then
 			tap 1 "$run: the VM left etecap snapshots"
 		else
 			tap 0 "$run: no etecap snapshots # SKIP etecap_test runs in the whole suite only"
@@ -128,10 +128,10 @@ PY
 for run in "$@"; do
 	snap=$build/runs/$run/etecap/timed
 	[ -s "$snap/kernel.txt" ] || continue
-	msg=$(kernel_text_matches "$snap" "$build/kernel/vmlinux")
+	msg=$(kernel_text_matches "$snap" "$build/kernel-${run%%/*}/vmlinux")
 	tap $? "$run/timed: the kernel text from /proc/kcore is vmlinux's: $msg"
 	# the comparison can fail: the same text against vmlinux 4 bytes off
-	msg=$(kernel_text_matches "$snap" "$build/kernel/vmlinux" 4)
+	msg=$(kernel_text_matches "$snap" "$build/kernel-${run%%/*}/vmlinux" 4)
 	[ $? != 0 ]
 	tap $? "self-test: kernel text compared 4 bytes off is refused: $msg"
 done

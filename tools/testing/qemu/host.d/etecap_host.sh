@@ -13,8 +13,10 @@ top=$(cd "$here/../../../.." && pwd)
 src=$top/tools/ete
 out=$build/host/etecap_host_test
 
+# kselftest_harness.h from the first kernel source the rig unpacked
+ksft=$(ls -d "$build"/linux-source-*/tools/testing/selftests 2>/dev/null | head -n 1)
 if ! gcc -O1 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
-	-I"$build/linux-source-6.1/tools/testing/selftests" -I"$top/include/uapi" \
+	-I"$ksft" -I"$top/include/uapi" \
 	-o "$out" "$src/tests/etecap_host_test.c" "$src/etecap-opts.c" \
 	"$src/etecap-mem.c" "$src/etecap-gaps.c" 2>"$out.log"; then
 	echo "TAP version 13"
