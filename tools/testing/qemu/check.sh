@@ -138,14 +138,18 @@ vm_run() {
 	shift 4
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	cat "$manifests"/*.list | awk -v s="$subset" \
-		'!/^[ \t]*#/ && NF >= 3 && (s == "all" || $2 == "smoke")' >"$dir/plan"
+	# the full-volume entries on the last kernel, their quick twins on the others
+	local volume=quick
+	[ "$k" = "$last_kernel" ] && volume=full
+	cat "$manifests"/*.list | awk -v s="$subset" -v vol="$volume" \
+		'!/^[ \t]*#/ && NF >= 3 && ($2 == "smoke" ||
+		 (s == "all" && ($2 == "all" || $2 == vol)))' >"$dir/plan"
 	[ -n "$extra" ] && [ "$subset" = all ] && find "$extra" -maxdepth 1 -type f -perm -u+x -printf 'ksft\tall\t%f\n' | sort >>"$dir/plan"
 	local initrd=$build/initramfs-$k.cpio.gz
 	[ "${dir##*/}" = acpi ] && initrd=$build/acpi-initrd-$k
 	local lock=()
 	[ -n "${RIG_VM_LOCK:-}" ] && lock=(flock "$RIG_VM_LOCK")
-	"${lock[@]}" "$here/run-vm.sh" "$@" -s "$subset" -t "$vm_timeout" \
+	"${lock[@]}" "$here/run-vm.sh" "$@" -s "$subset" -v "$volume" -t "$vm_timeout" \
 		"$build/kernel-$k/arch/arm64/boot/Image" "$initrd" "$dir"
 	run_args+=(--run "$label $k=$dir")
 	post_runs+=("$k/${dir##*/}")

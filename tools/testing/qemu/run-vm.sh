@@ -2,22 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot the test kernel in qemu-system-aarch64 under a hard timeout.
 #
-# Usage: run-vm.sh [-2] [-a] [-s SUBSET] [-t SECONDS] IMAGE INITRAMFS OUTDIR
+# Usage: run-vm.sh [-2] [-a] [-s SUBSET] [-v VOLUME] [-t SECONDS] IMAGE INITRAMFS OUTDIR
 #   -2   boot at EL2 (virtualization=on; the kernel runs with VHE)
 #   -a   boot through UEFI firmware with ACPI tables instead of a devicetree
 #   -s   subset of the manifest to run: all (default) or smoke
+#   -v   which size of the whole-suite entries to run: full (default) or quick
 #   -t   hard timeout in seconds (default 1200)
 # The console goes to OUTDIR/console.log; the VM writes results into OUTDIR
 # through virtio-9p.  Exit status: QEMU's, or 124 when the timeout fired.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-el=1 subset=all timeout=1200 acpi=0
-while getopts "2as:t:" opt; do
+el=1 subset=all volume=full timeout=1200 acpi=0
+while getopts "2as:v:t:" opt; do
 	case $opt in
 	2) el=2 ;;
 	a) acpi=1 ;;
 	s) subset=$OPTARG ;;
+	v) volume=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	*) exit 2 ;;
 	esac
@@ -32,7 +34,7 @@ cpu=max,pauth-impdef=on
 smp=4 mem=2G
 
 mkdir -p "$out"
-append="console=ttyAMA0 panic=-1 kunit.enable=1 ete_rig.subset=$subset"
+append="console=ttyAMA0 panic=-1 kunit.enable=1 ete_rig.subset=$subset ete_rig.volume=$volume"
 if [ "$acpi" = 1 ]; then
 	# Debian's AAVMF (EDK2) images are already padded to the 64 MiB pflash.
 	cp /usr/share/AAVMF/AAVMF_VARS.fd "$out/efivars.fd"
