@@ -1,15 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The production build as a user makes it: plain `make` against a kernel
-# tree configured the way Debian configures its arm64 kernels
-# (linux-config-VERSION:arm64, config.arm64_none_arm64, and for 6.12 also
-# the PREEMPT_RT flavour), with KUnit switched off, prepared only with
-# modules_prepare (what a linux-headers package gives a user).  It must
-# build ete.ko and trbe.ko and nothing else, with no warning, for that
-# kernel's release.
+# The production build as a user makes it: plain `make` against the
+# headers of Debian's own arm64 kernels.  For each rig kernel VERSION the
+# linux-headers package of the same version as linux-source-VERSION
+# (linux-headers-*-arm64 and, for 6.12, the PREEMPT_RT flavour -rt-arm64)
+# gives the configuration (which has no KUnit) and Module.symvers; the tree
+# is prepared from the source with that configuration and modules_prepare,
+# as a headers package is, and Debian's Module.symvers goes in, so modpost
+# checks every symbol the modules use against what Debian's kernel exports
+# (with its MODVERSIONS CRCs).  Plain make must build ete.ko and trbe.ko
+# and nothing else, with no warning.
 #
 # Usage: production_build.sh BUILD_DIR; prints TAP.  The prepared trees are
-# kept in BUILD_DIR/kdist-VERSION-FLAVOUR and reused while their config is.
+# kept in BUILD_DIR/kdist-VERSION-FLAVOUR and reused.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,49 +34,57 @@ tap() { # STATUS DESCRIPTION [DIAGNOSTICS]
 
 targets=()
 for k in $kernels; do
-	targets+=("$k:arm64_none_arm64")
-	[ "$k" = 6.12 ] && targets+=("$k:arm64_rt_arm64")
+	targets+=("$k:arm64")
+	[ "$k" = 6.12 ] && targets+=("$k:rt-arm64")
 done
 echo "TAP version 13"
 echo "1..$((3 * ${#targets[@]}))"
 
-# config_of VERSION FLAVOUR OUT: Debian's config for that kernel and flavour
-config_of() {
-	local ver=$1 flavour=$2 out=$3 deb tmp
-	tmp=$(mktemp -d)
-	chmod 755 "$tmp"
-	(cd "$tmp" && apt-get download -qq "linux-config-$ver:arm64" >/dev/null 2>&1)
-	deb=$(ls "$tmp"/linux-config-*_arm64.deb 2>/dev/null | head -n 1)
-	if [ -z "$deb" ]; then
-		rm -rf "$tmp"
-		return 1
-	fi
-	dpkg-deb -x "$deb" "$tmp/x" &&
-		xz -dc "$tmp/x/usr/src/linux-config-$ver/config.$flavour.xz" >"$out"
-	local rc=$?
-	rm -rf "$tmp"
-	return $rc
+# headers_of VERSION FLAVOUR DIR: unpack Debian's linux-headers package of
+# that flavour whose version is linux-source-VERSION's into DIR; print the
+# path of its tree
+headers_of() {
+	local ver=$1 flavour=$2 dir=$3 srcver pkg p
+	srcver=$(dpkg-query -W -f='${Version}' "linux-source-$ver")
+	for p in $(apt-cache search --names-only "^linux-headers-$ver[.0-9]*[-+].*-$flavour\$" |
+		awk '{print $1}'); do
+		if apt-cache show "$p:arm64" 2>/dev/null | grep -qx "Version: $srcver"; then
+			case "$flavour:$p" in
+			arm64:*-rt-arm64 | arm64:*-cloud-arm64) continue ;;
+			esac
+			pkg=$p
+			break
+		fi
+	done
+	[ -n "${pkg:-}" ] || { echo "no linux-headers-$ver*-$flavour of version $srcver" >&2; return 1; }
+	mkdir -p "$dir"
+	(cd "$dir" && apt-get download -qq "$pkg:arm64=$srcver" >/dev/null 2>&1) &&
+		dpkg-deb -x "$dir"/"${pkg}"_*_arm64.deb "$dir/x" || return 1
+	echo "$dir/x/usr/src/$pkg"
 }
 
 for t in "${targets[@]}"; do
 	k=${t%%:*}
 	flavour=${t#*:}
 	src=$build/linux-source-$k
-	obj=$build/kdist-$k-${flavour#arm64_}
-	label="$k ($flavour, no KUnit)"
-	if [ ! -f "$obj/.config.debian" ] || [ ! -f "$obj/include/generated/utsrelease.h" ]; then
+	obj=$build/kdist-$k-$flavour
+	label="$k (Debian's $flavour headers)"
+	if [ ! -f "$obj/Module.symvers" ] || [ ! -f "$obj/include/generated/utsrelease.h" ]; then
 		rm -rf "$obj"
 		mkdir -p "$obj"
-		log=$( { config_of "$k" "$flavour" "$obj/.config.debian" &&
-			cp "$obj/.config.debian" "$obj/.config" &&
-			"$src/scripts/config" --file "$obj/.config" --disable KUNIT \
-				--disable MODULE_SIG_ALL --set-str SYSTEM_TRUSTED_KEYS "" \
-				--set-str SYSTEM_REVOCATION_KEYS "" &&
+		log=$( { hdr=$(headers_of "$k" "$flavour" "$obj/deb") &&
+			cp "$hdr/.config" "$obj/.config" &&
+			"$src/scripts/config" --file "$obj/.config" \
+				--set-str MODULE_SIG_KEY "" --disable MODULE_SIG_ALL &&
 			make -s -C "$src" O="$obj" "${cross[@]}" olddefconfig &&
-			make -s -C "$src" O="$obj" "${cross[@]}" -j"$(nproc)" modules_prepare; } 2>&1)
+			make -s -C "$src" O="$obj" "${cross[@]}" \
+				KERNELRELEASE="$(cat "$hdr/include/config/kernel.release")" \
+				-j"$(nproc)" modules_prepare &&
+			cp "$hdr/Module.symvers" "$obj/Module.symvers" &&
+			rm -rf "$obj/deb"; } 2>&1)
 		if [ $? != 0 ]; then
-			rm -f "$obj/.config.debian"
-			tap 1 "$label: Debian's config prepared (modules_prepare)" "$log"
+			rm -f "$obj/Module.symvers"
+			tap 1 "$label: Debian's headers prepared (modules_prepare)" "$log"
 			tap 1 "$label: plain make builds ete.ko and trbe.ko only (not prepared)"
 			tap 1 "$label: warning-free (not prepared)"
 			continue
@@ -82,7 +93,7 @@ for t in "${targets[@]}"; do
 	kunit=$(grep -E '^CONFIG_KUNIT=' "$obj/.config")
 	release=$(make -s -C "$obj" "${cross[@]}" kernelrelease 2>/dev/null)
 	[ -z "$kunit" ]
-	tap $? "$label: Debian's config prepared, $release, CONFIG_KUNIT ${kunit:-not set}"
+	tap $? "$label: prepared for $release, CONFIG_KUNIT ${kunit:-not set}, $(grep -c . "$obj/Module.symvers") symbols in Debian's Module.symvers"
 
 	scratch=$build/prod-build
 	rm -rf "$scratch"
@@ -98,8 +109,7 @@ for t in "${targets[@]}"; do
 		[ "${vermagic%% *}" = "$release" ]
 	tap $? "$label: plain make builds only ${built:-nothing}(vermagic ${vermagic%% *})" \
 		"$(echo "$log" | tail -20)"
-	warnings=$(echo "$log" | grep -E 'warning|error' | grep -v '^make' |
-		grep -v 'Symbol info of vmlinux is missing')
+	warnings=$(echo "$log" | grep -E 'warning|error|WARNING|ERROR' | grep -v '^make')
 	[ "$rc" = 0 ] && [ -z "$warnings" ]
 	tap $? "$label: warning-free" "$warnings"
 	rm -rf "$scratch"
