@@ -5,7 +5,7 @@
  * per interval between A-Syncs, or compare them with the model's ground
  * truth (Documentation/model.rst, "Ground truth"; e2e-interface.txt).
  *
- *   ete-decode SNAPSHOT_DIR [--cpu N] [--hash] [--compare TRUTH]
+ *   ete-decode [--cpu N] [--hash] [--compare TRUTH] SNAPSHOT_DIR
  *
  * The stream is cut at the gap markers of gaps_cpuN.txt ("offset lost
  * reason" lines): each segment is decoded on its own, from its first
@@ -19,7 +19,9 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +75,10 @@ static void *vec_push(struct vec *v)
 	}
 	return (char *)v->p + v->size * v->len++;
 }
+
+#ifndef ETE_VERSION
+#define ETE_VERSION	"unknown"	/* the Makefile passes VERSION's */
+#endif
 
 #define ULL(x) ((unsigned long long)(x))
 #define AT(v, type, i) (((type *)(v).p)[i])
@@ -639,6 +645,46 @@ static char *trace_file(const char *dir, int cpu)
 	return path_in(dir, file);
 }
 
+static const char usage[] =
+	"usage: ete-decode [options] SNAPSHOT_DIR\n"
+	"Decode one CPU's ETE trace from an OpenCSD snapshot directory (as etecap\n"
+	"writes it) with OpenCSD and print the executed instruction ranges.\n"
+	"\n"
+	"      --cpu N          the CPU whose trace to decode (default: the lowest\n"
+	"                       N with an ETE_<N>.ini in the snapshot)\n"
+	"      --hash           print, per A-Sync interval, the offset and a hash of\n"
+	"                       its ranges instead of the ranges\n"
+	"      --compare TRUTH  compare the decode with the model's ground truth\n"
+	"                       file TRUTH (R/Q/A or A/H records); exit 1 on a\n"
+	"                       difference\n"
+	"  -h, --help           this help\n"
+	"      --version        print the version and exit\n"
+	"\n"
+	"Exit status: 0 decoded with no error (and, with --compare, equal to the\n"
+	"truth), 1 decode errors or differences, 2 bad usage or unreadable files.\n";
+
+enum { OPT_CPU = 256, OPT_HASH, OPT_COMPARE, OPT_VERSION };
+
+static const struct option long_opts[] = {
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "hash", no_argument, NULL, OPT_HASH },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ }
+};
+
+/* A bad command line: what is wrong, the synopsis, exit status 2 */
+static int bad_usage(const char *msg, const char *arg)
+{
+	if (msg)
+		fprintf(stderr, "ete-decode: %s%s%s\n", arg ? arg : "",
+			arg ? ": " : "", msg);
+	fprintf(stderr, "%.*s(ete-decode --help for the options)\n",
+		(int)(strchr(usage, '\n') + 1 - usage), usage);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	struct decode d = { .ranges.size = sizeof(struct range),
@@ -654,25 +700,45 @@ int main(int argc, char **argv)
 	uint8_t *trace;
 	char *path;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--cpu") && i + 1 < argc)
-			cpu = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--hash"))
+	/* options and the directory in any order, as getopt_long() permutes */
+	while ((i = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+		char *end;
+		long n;
+
+		switch (i) {
+		case OPT_CPU:
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || n < 0 || n > INT_MAX)
+				return bad_usage("--cpu takes a CPU number", optarg);
+			cpu = n;
+			break;
+		case OPT_HASH:
 			hash = true;
-		else if (!strcmp(argv[i], "--compare") && i + 1 < argc)
-			truth = argv[++i];
-		else if (argv[i][0] != '-' && !dir)
-			dir = argv[i];
-		else
-			dir = NULL, i = argc;
+			break;
+		case OPT_COMPARE:
+			truth = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case OPT_VERSION:
+			printf("ete-decode %s\n", ETE_VERSION);
+			return 0;
+		default:
+			return bad_usage(NULL, NULL);
+		}
 	}
-	if (!dir) {
-		fprintf(stderr, "usage: %s SNAPSHOT_DIR [--cpu N] [--hash] [--compare TRUTH]\n",
-			argv[0]);
-		return 2;
-	}
+	if (optind != argc - 1)
+		return bad_usage(optind < argc ? "one snapshot directory only" :
+				 "no snapshot directory", NULL);
+	dir = argv[optind];
 	if (cpu < 0)
 		cpu = first_cpu(dir);
+	if (cpu < 0) {
+		fprintf(stderr, "ete-decode: %s: no ETE_<N>.ini\n", dir);
+		return 2;
+	}
 	path = trace_file(dir, cpu);
 	trace = (uint8_t *)slurp(path, &len);
 	if (!trace) {

@@ -40,7 +40,9 @@ static const char usage[] =
 	"      --mem FILE@VA         add FILE as memory at VA (repeatable)\n"
 	"      --no-kernel           do not save kernel text and module addresses\n"
 	"      --progress MS         progress line interval on stderr (0: none)\n"
-	"  -q, --quiet               no progress, only errors\n";
+	"  -q, --quiet               no progress, only errors\n"
+	"  -h, --help                this help\n"
+	"      --version             print the version and exit\n";
 
 void etecap_usage(FILE *f)
 {
@@ -198,7 +200,7 @@ static bool one_of(const char *s, const char *a, const char *b, const char *c)
 enum {
 	OPT_INCLUDE = 256, OPT_EXCLUDE, OPT_START, OPT_STOP, OPT_CYCLES,
 	OPT_TS, OPT_RS, OPT_BB, OPT_NOCID, OPT_SYNC, OPT_BEHIND, OPT_MEM,
-	OPT_NOKERNEL, OPT_PROGRESS, OPT_Q,
+	OPT_NOKERNEL, OPT_PROGRESS, OPT_Q, OPT_VERSION,
 };
 
 static const struct option long_opts[] = {
@@ -226,6 +228,7 @@ static const struct option long_opts[] = {
 	{ "progress", required_argument, NULL, OPT_PROGRESS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ }
 };
 
@@ -382,8 +385,8 @@ static const char *check_profile(const struct etecap_opts *o)
 }
 
 /*
- * Fill @o from the command line.  Returns 0, 1 for --help, or -EINVAL
- * after printing what is wrong.
+ * Fill @o from the command line.  Returns 0, 1 for --help and --version
+ * (done: exit 0), or -EINVAL after printing what is wrong.
  */
 int etecap_parse(struct etecap_opts *o, int argc, char **argv)
 {
@@ -395,6 +398,10 @@ int etecap_parse(struct etecap_opts *o, int argc, char **argv)
 				NULL)) != -1) {
 		if (c == 'h') {
 			etecap_usage(stdout);
+			return 1;
+		}
+		if (c == OPT_VERSION) {
+			printf("etecap %s\n", ETE_VERSION);
 			return 1;
 		}
 		if (c == '?') {

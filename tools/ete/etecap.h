@@ -11,7 +11,8 @@
  *                      the traced command, signals
  *   etecap-mem.c       what decode needs besides the trace: memory images
  *                      of the traced processes, the kernel, --mem files
- *   etecap-snapshot.c  the snapshot's ini files, gap lists and summary
+ *   etecap-snapshot.c  the snapshot's ini files, gap lists and summary,
+ *                      machine.txt (the tool, the kernel, the CPUs)
  */
 #ifndef ETECAP_H
 #define ETECAP_H
@@ -22,6 +23,11 @@
 
 #include <linux/ete.h>
 #include <linux/types.h>
+
+/* From the file VERSION, by the Makefile; built otherwise (host tests): */
+#ifndef ETE_VERSION
+#define ETE_VERSION		"unknown"
+#endif
 
 #define ETECAP_MAX_CPUS		64
 #define ETECAP_MAX_RANGES	8
