@@ -52,6 +52,13 @@ static void __exit ete_exit(void)
 }
 module_exit(ete_exit);
 
+/*
+ * trbe.ko is the sink; it loads on its own where firmware announces the
+ * TRBE (a devicetree node, or the "arm,trbe" device Linux 6.6 and later
+ * make of the MADT), but on ACPI with earlier kernels only the trace units
+ * (ARMHC500) load a module: bring the sink along.
+ */
+MODULE_SOFTDEP("post: trbe");
 MODULE_DESCRIPTION("Arm Embedded Trace Extension (ETE) trace unit driver");
 MODULE_VERSION(ETE_VERSION);
 MODULE_LICENSE("GPL");

@@ -26,6 +26,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
+#include <ete/compat.h>
 #include <ete/core.h>
 
 /* Which CPU's trace unit @dev is, from whichever firmware described it. */
@@ -135,10 +136,10 @@ static int ete_platform_probe(struct platform_device *pdev)
 				 platform_get_resource(pdev, IORESOURCE_MEM, 0));
 }
 
-static int ete_platform_remove(struct platform_device *pdev)
+static ete_compat_remove_t ete_platform_remove(struct platform_device *pdev)
 {
 	ete_discover_unbind(&pdev->dev);
-	return 0;
+	return ETE_COMPAT_REMOVE_OK;
 }
 
 static struct platform_driver ete_platform_driver = {

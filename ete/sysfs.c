@@ -17,6 +17,7 @@
 #include <linux/stddef.h>
 #include <linux/sysfs.h>
 
+#include <ete/compat.h>
 #include <ete/core.h>
 #include <ete/param.h>
 #include <ete/regs.h>
@@ -610,7 +611,7 @@ void ete_sysfs_remove(struct ete_unit *u)
  */
 int ete_sysfs_init(void)
 {
-	ete_class = class_create(THIS_MODULE, "ete");
+	ete_class = ete_compat_class_create("ete");
 	return PTR_ERR_OR_ZERO(ete_class);
 }
 

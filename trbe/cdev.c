@@ -19,6 +19,8 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include <ete/compat.h>
+
 #include "drv.h"
 
 static struct trbe_cpu *trbe_cpu_of_inode(struct trbe_drv *drv,
@@ -296,13 +298,13 @@ static int trbe_mmap(struct file *file, struct vm_area_struct *vma)
 		/* The mapping covers data pages: read-only, for ever. */
 		if (vma->vm_flags & VM_WRITE)
 			return -EACCES;
-		vma->vm_flags &= ~VM_MAYWRITE;
+		ete_compat_vm_flags_clear(vma, VM_MAYWRITE);
 	} else if ((vma->vm_flags & VM_WRITE) &&
 		   !(vma->vm_flags & VM_SHARED)) {
 		/* A private writable header would hide data_tail. */
 		return -EINVAL;
 	}
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTCOPY | VM_DONTDUMP;
+	ete_compat_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTCOPY | VM_DONTDUMP);
 	vma->vm_ops = &trbe_vm_ops;
 	return 0;
 }
@@ -316,10 +318,10 @@ static const struct file_operations trbe_fops = {
 	.unlocked_ioctl = trbe_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = trbe_mmap,
-	.llseek = no_llseek,
+	.llseek = ete_compat_no_llseek,
 };
 
-static char *trbe_devnode(struct device *dev, umode_t *mode)
+static char *trbe_devnode(ete_compat_devnode_dev_t *dev, umode_t *mode)
 {
 	if (mode)
 		*mode = 0600;
@@ -345,7 +347,7 @@ int trbe_cdev_init(struct trbe_drv *drv)
 	ret = cdev_add(&drv->cdev, drv->devt, nr_cpu_ids);
 	if (ret)
 		goto err_unregister_region;
-	drv->class = class_create(THIS_MODULE, "trbe");
+	drv->class = ete_compat_class_create("trbe");
 	if (IS_ERR(drv->class)) {
 		ret = PTR_ERR(drv->class);
 		goto err_del_cdev;

@@ -23,6 +23,7 @@
 #include <linux/smp.h>
 #include <asm/mmu.h>
 
+#include <ete/compat.h>
 #include <ete/pe.h>
 
 #include "drv.h"
@@ -346,7 +347,7 @@ err_free_pcpu:
 	return ret;
 }
 
-static int trbe_remove(struct platform_device *pdev)
+static ete_compat_remove_t trbe_remove(struct platform_device *pdev)
 {
 	struct trbe_drv *drv = platform_get_drvdata(pdev);
 
@@ -357,7 +358,7 @@ static int trbe_remove(struct platform_device *pdev)
 	trbe_devices_destroy(drv);
 	trbe_cdev_exit(drv);
 	free_percpu(drv->pcpu);
-	return 0;
+	return ETE_COMPAT_REMOVE_OK;
 }
 
 static const struct of_device_id trbe_of_match[] = {
@@ -365,6 +366,15 @@ static const struct of_device_id trbe_of_match[] = {
 	{ }
 };
 MODULE_DEVICE_TABLE(of, trbe_of_match);
+
+/*
+ * Under ACPI, Linux 6.6 and later (with CONFIG_CORESIGHT_TRBE) make a
+ * platform device "arm,trbe" of the MADT's TRBE interrupt
+ * (drivers/perf/arm_pmu_acpi.c, ARMV8_TRBE_PDEV_NAME).  Its uevent loads
+ * this module, which reads the same table and makes its own device
+ * (acpi.c): the alias is for loading only.
+ */
+MODULE_ALIAS("platform:arm,trbe");
 
 static struct platform_driver trbe_driver = {
 	.probe = trbe_probe,

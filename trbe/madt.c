@@ -18,8 +18,9 @@
 #include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 #include <kunit/visibility.h>
+
+#include <ete/compat.h>
 
 #include "madt.h"
 

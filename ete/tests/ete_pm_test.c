@@ -31,6 +31,7 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
+#include <ete/compat.h>
 #include <ete/core.h>
 #include "ete_model.h"
 
@@ -109,7 +110,7 @@ static ssize_t pm_test_cpu_pm_write(struct file *f, const char __user *ubuf,
 static const struct file_operations pm_test_cpu_pm_fops = {
 	.owner = THIS_MODULE,
 	.write = pm_test_cpu_pm_write,
-	.llseek = no_llseek,
+	.llseek = ete_compat_no_llseek,
 };
 
 static int pm_test_events_get(void *data, u64 *val)

@@ -9,7 +9,8 @@
 #include <kunit/test.h>
 #include <linux/module.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
+
+#include <ete/compat.h>
 
 #include "../madt.h"
 

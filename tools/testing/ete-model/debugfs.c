@@ -13,6 +13,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include <ete/compat.h>
+
 #include "model.h"
 #include "debugfs.h"
 
@@ -323,7 +325,7 @@ static const struct file_operations em_replay_fops = {
 	.open = em_replay_open,
 	.write = em_replay_write,
 	.release = em_replay_release,
-	.llseek = no_llseek,
+	.llseek = ete_compat_no_llseek,
 };
 
 /* ------------------------------------------------------------------ */

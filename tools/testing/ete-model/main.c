@@ -15,7 +15,8 @@
 #include <linux/of_irq.h>
 #include <linux/delay.h>
 #include <linux/sizes.h>
-#include <asm/unaligned.h>
+
+#include <ete/compat.h>
 
 #include "model.h"
 #include "debugfs.h"
