@@ -3,13 +3,16 @@
  * Parameters as users write them: groups and instances, parsing, and
  * validated get and set through the table of param-table.c.  Strings are
  * parsed here and nowhere else, for sysfs (sysfs.c) and configfs
- * (configfs.c) alike.  Pure: no register access, no global state.
+ * (configfs.c) alike.  Pure: no register access, no global state; only
+ * ete_param_store(), the user's write, looks at the writer's capabilities.
  */
 
 #include <linux/bitmap.h>
+#include <linux/capability.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
+#include <linux/stddef.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
 
@@ -246,6 +249,23 @@ int ete_param_set(struct ete_config *cfg, const struct ete_caps *caps,
 }
 EXPORT_SYMBOL_IF_KUNIT(ete_param_set);
 
+/*
+ * Whether @val of @p asks to trace the kernel: its exception levels in the
+ * unit's Non-secure filter, or any Secure exception level.  (A session
+ * started without CAP_PERFMON also filters the kernel's levels out of what
+ * the configuration says, ete_config_to_image().)
+ */
+static bool ete_param_asks_kernel(const struct ete_param *p, u64 val)
+{
+	if (p->group != ETE_PG_UNIT)
+		return false;
+	if (p->offset == offsetof(struct ete_config, el_ns))
+		return val & (ETE_EL1 | ETE_EL2);
+	if (p->offset == offsetof(struct ete_config, el_s))
+		return val;
+	return false;
+}
+
 /**
  * ete_param_store() - parse, validate and set one parameter
  * @cfg: the configuration, unchanged on error
@@ -254,8 +274,13 @@ EXPORT_SYMBOL_IF_KUNIT(ete_param_set);
  * @idx: instance in its group
  * @buf: the user's text
  *
- * Context: any context.
- * Return: 0, or the errors of ete_param_parse() and ete_param_set().
+ * The user's write, from sysfs or configfs: file permissions decided who
+ * may write at all; tracing the kernel's exception levels (el_ns with EL1
+ * or EL2, any el_s) also needs CAP_PERFMON or CAP_SYS_ADMIN.
+ *
+ * Context: process context, on behalf of the writer.
+ * Return: 0, -EPERM if @buf asks to trace the kernel and the writer may
+ * not, or the errors of ete_param_parse() and ete_param_set().
  */
 int ete_param_store(struct ete_config *cfg, const struct ete_caps *caps,
 		    const struct ete_param *p, unsigned int idx,
@@ -267,6 +292,8 @@ int ete_param_store(struct ete_config *cfg, const struct ete_caps *caps,
 	ret = ete_param_parse(buf, &val);
 	if (ret)
 		return ret;
+	if (ete_param_asks_kernel(p, val) && !perfmon_capable())
+		return -EPERM;
 	return ete_param_set(cfg, caps, p, idx, val);
 }
 EXPORT_SYMBOL_IF_KUNIT(ete_param_store);
