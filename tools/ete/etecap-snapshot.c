@@ -14,9 +14,15 @@
  *   gaps_cpu<N>.txt  "offset lost reason" per break, at offsets into
  *                    trace_cpu<N>.bin (etecap-gaps.c)
  *   etecap.txt       what was captured, how, and the per-CPU counters
+ *   machine.txt      what made the capture: etecap's version, uname, the
+ *                    counter frequency, each CPU's MIDR_EL1 and TRBE errata
+ *
+ * OpenCSD reads only snapshot.ini and the files it names; the .txt files
+ * are for the people (and tools) that decode the snapshot elsewhere.
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include "etecap.h"
@@ -143,8 +149,73 @@ static int write_summary(const struct etecap *e)
 }
 
 /*
+ * CNTFRQ_EL0, the generic timer's frequency in Hz: timestamps count it.
+ * Linux lets EL0 read it (CNTKCTL_EL1.EL0PCTEN or EL0VCTEN).
+ */
+static unsigned long long cntfrq(void)
+{
+	unsigned long long v = 0;
+
+#ifdef __aarch64__
+	asm volatile("mrs %0, cntfrq_el0" : "=r" (v));
+#endif
+	return v;
+}
+
+#define MIDR_FILE	"/sys/devices/system/cpu/cpu%d/regs/identification/midr_el1"
+#define ERRATA_FILE	"/sys/class/trbe/trbe%d/errata"
+
+/* "cpu<N>_<key>=<first line of @path>", or a comment saying why not */
+static void cpu_value(FILE *f, int cpu, const char *key, const char *path)
+{
+	char val[64];
+	int ret = etecap_sysfs_read(path, val, sizeof(val));
+
+	if (ret)
+		fprintf(f, "# cpu%d_%s: %s: %s\n", cpu, key, path, strerror(-ret));
+	else
+		fprintf(f, "cpu%d_%s=%s\n", cpu, key, val);
+}
+
+/*
+ * machine.txt: the tool and the machine behind the snapshot, key=value,
+ * for decoding elsewhere: which cores (MIDR_EL1, as the kernel read it
+ * at boot) and TRBE errata, and the counter frequency that timestamps
+ * count in.
+ */
+static int write_machine(const struct etecap *e)
+{
+	FILE *f = create(e->o.outdir, "machine.txt", 0);
+	struct utsname u;
+	char path[160];
+	int i;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# etecap: the tool, the kernel and the CPUs of this capture\n");
+	fprintf(f, "etecap_version=%s\n", ETE_VERSION);
+	if (uname(&u))
+		fprintf(f, "# uname: %s\n", strerror(errno));
+	else
+		fprintf(f, "uname_sysname=%s\nuname_nodename=%s\nuname_release=%s\n"
+			"uname_version=%s\nuname_machine=%s\n", u.sysname,
+			u.nodename, u.release, u.version, u.machine);
+	fprintf(f, "cntfrq_el0=%llu\n", cntfrq());
+	for (i = 0; i < e->o.ncpus; i++) {
+		int cpu = e->cpu[i].cpu;
+
+		cpu_value(f, cpu, "midr_el1",
+			  etecap_path(path, sizeof(path), MIDR_FILE, cpu));
+		cpu_value(f, cpu, "trbe_errata",
+			  etecap_path(path, sizeof(path), ERRATA_FILE, cpu));
+	}
+	return close_file(f);
+}
+
+/*
  * Everything but the trace and gap files, which the capture wrote: the
- * ini files of the snapshot and the summary.  0 or the first -errno.
+ * ini files of the snapshot, the summary and machine.txt.  0 or the
+ * first -errno.
  */
 int etecap_write_snapshot(struct etecap *e)
 {
@@ -156,5 +227,6 @@ int etecap_write_snapshot(struct etecap *e)
 		ret = write_core_ini(e, e->cpu[i].cpu);
 		ret = ret ?: etecap_write_unit_ini(e->o.outdir, e->cpu[i].cpu);
 	}
-	return ret ?: write_summary(e);
+	ret = ret ?: write_summary(e);
+	return ret ?: write_machine(e);
 }

@@ -6,13 +6,21 @@
 # trc_pkt_lister must read each one as etecap wrote it, with no edit:
 # every CPU's buffer listed to its last byte with no error or unknown
 # packet, and with -decode every memory image loaded.  A snapshot with a
-# register taken out must fail the same check.
+# register taken out must fail the same check.  Each snapshot's
+# machine.txt must name this tree's VERSION, the kernel and the MIDR_EL1
+# of each CPU as the VM's boot log gives them, the model's Neoverse N2
+# CPUs (its TRBE errata) and a non-zero counter frequency; a machine.txt
+# with another version must fail that check.
 #
-# Usage: etecap_snapshot.sh BUILD_DIR RUN...   (RUN: el1, el2); prints TAP.
+# Usage: etecap_snapshot.sh BUILD_DIR RUN...   (RUN: KERNEL/el1, ...);
+# prints TAP.
 set -uo pipefail
 
 build=${1:?usage: $0 BUILD_DIR RUN...}
 shift
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../../.." && pwd)
+version=$(cat "$top/VERSION")
 bad_re='OCSD_ERR|I_RESERVED|I_BAD_SEQUENCE|I_INCOMPLETE_EOT|I_NOTSYNC|UNKNOWN|Unknown|Error|Failed'
 n=0
 results=()
@@ -20,6 +28,14 @@ results=()
 tap() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then results+=("ok $n $2"); else results+=("not ok $n $2"); fi
+}
+
+# diag TEXT: the "# " lines of TEXT under the last test line
+diag() {
+	local line
+	while IFS= read -r line; do
+		[[ $line == "# "* ]] && results+=("$line")
+	done <<<"$1"
 }
 
 # buffers DIR: "name file" for each buffer of trace.ini
@@ -46,6 +62,76 @@ decode_loads() {
 	(cd "$1" && trc_pkt_lister -ss_dir "$1" -src_name "$2" -decode -logstdout >"$out" 2>&1) ||
 		return 1
 	! grep -Eq 'Failed to create memory accessor|ss2_dcdtree|Missing' "$out"
+}
+
+# machine_ok SNAP CONSOLE VERSION MANIFEST_DIR: SNAP/machine.txt names
+# etecap VERSION, the kernel and CPUs the boot log CONSOLE shows (the
+# MIDR_EL1 of each CPU, its "Booting Linux"/"Booted secondary processor"
+# line; the release of "Linux version"; the arch_timer rate), a non-zero
+# CNTFRQ_EL0, and TRBE errata on exactly the CPUs the model reports a
+# Neoverse N2 MIDR for (ete_model midr= midr_cpus= in MANIFEST_DIR/*.list;
+# the model changes the MIDR the drivers read, not the kernel's).  Prints
+# what it found.
+machine_ok() {
+	python3 - "$@" <<'PY'
+import glob, re, sys
+snap, console, version, manifests = sys.argv[1:5]
+try:
+    lines = open(snap + "/machine.txt").read().splitlines()
+except OSError as e:
+    print("no machine.txt (%s)" % e.strerror); sys.exit(1)
+kv = dict(l.split("=", 1) for l in lines if "=" in l and not l.startswith("#"))
+bad = []
+def want(key, expect, got=None):
+    got = kv.get(key) if got is None else got
+    if got != expect:
+        bad.append("%s=%s, expected %s" % (key, got, expect))
+want("etecap_version", version)
+boot = open(console, errors="replace").read() if console else ""
+m = re.search(r"Linux version (\S+)", boot)
+if m:
+    want("uname_release", m.group(1))
+want("uname_machine", "aarch64")
+midr = {}
+for cpu, val in re.findall(r"Booting Linux on physical CPU (\S+) \[(0x[0-9a-f]+)\]", boot):
+    midr[0] = int(val, 16)
+for cpu, val in re.findall(r"CPU(\d+): Booted secondary processor \S+ \[(0x[0-9a-f]+)\]", boot):
+    midr[int(cpu)] = int(val, 16)
+n2 = 0x410fd490
+n2_cpus = 0
+for l in glob.glob(manifests + "/*.list"):
+    for line in open(l):
+        f = line.split()
+        if len(f) > 2 and f[0] == "insmod" and f[2] == "ete_model":
+            p = dict(a.split("=", 1) for a in f[3:] if "=" in a)
+            if (int(p.get("midr", "0"), 0) & 0xff0fff0) == (n2 & 0xff0fff0):
+                n2_cpus = int(p.get("midr_cpus", "-1"), 0)
+freq = int(kv.get("cntfrq_el0", "0"))
+if not freq:
+    bad.append("cntfrq_el0=%s, expected non-zero" % kv.get("cntfrq_el0"))
+m = re.search(r"arch_timer: \S+ timer\(s\) running at ([0-9.]+)MHz", boot)
+if m and "%.2f" % (freq / 1e6) != m.group(1):
+    bad.append("cntfrq_el0=%d, the boot log says %sMHz" % (freq, m.group(1)))
+cpus = sorted(int(k[3:-9]) for k in kv if re.fullmatch(r"cpu\d+_midr_el1", k))
+if not cpus:
+    bad.append("no cpu<N>_midr_el1")
+for c in cpus:
+    got = int(kv["cpu%d_midr_el1" % c], 16)
+    if c not in midr:
+        bad.append("cpu%d: the boot log has no MIDR" % c)
+    elif got != midr[c]:
+        bad.append("cpu%d_midr_el1=%#x, the boot log says %#x" % (c, got, midr[c]))
+    errata = int(kv.get("cpu%d_trbe_errata" % c, "-1"), 16)
+    if errata < 0 or (errata != 0) != bool(n2_cpus >> c & 1):
+        bad.append("cpu%d_trbe_errata=%s, expected %s" % (c, kv.get("cpu%d_trbe_errata" % c),
+                   "N2 errata (non-zero)" if n2_cpus >> c & 1 else "0"))
+print("version %s, kernel %s, cntfrq %d Hz, %s" % (kv.get("etecap_version"),
+      kv.get("uname_release"), freq, ", ".join("cpu%d MIDR %#x errata %s" % (c,
+      int(kv["cpu%d_midr_el1" % c], 16), kv.get("cpu%d_trbe_errata" % c)) for c in cpus)))
+for b in bad:
+    print("# " + b)
+sys.exit(1 if bad else 0)
+PY
 }
 
 if ! command -v trc_pkt_lister >/dev/null; then
@@ -83,6 +169,9 @@ for run in "$@"; do
 		buf=$(buffers "$snap" | awk 'NR == 1 { print $1 }')
 		decode_loads "$snap" "$buf"
 		tap $? "$name: -decode loads the $(grep -c '^saved' "$snap/memory.txt" 2>/dev/null) memory image(s)"
+		msg=$(machine_ok "$snap" "$build/runs/$run/console.log" "$version" "$here/../manifest.d")
+		tap $? "$name: machine.txt: ${msg%%$'\n'*}"
+		diag "$msg"
 	done
 done
 
@@ -147,6 +236,22 @@ if [ -n "$first" ]; then
 	tap $? "self-test: a snapshot without TRCCONFIGR is refused"
 else
 	tap 1 "self-test: a snapshot without TRCCONFIGR is refused (no snapshot)"
+fi
+
+# The machine.txt check can fail: the first snapshot's, with another version.
+if [ -n "$first" ] && [ -s "$first/machine.txt" ]; then
+	run=${first#"$build/runs/"}
+	run=${run%/etecap/*}
+	bad=$build/runs/etecap_snapshot_selftest_machine
+	rm -rf "$bad"
+	mkdir -p "$bad"
+	sed "s/^etecap_version=.*/etecap_version=$version-other/" "$first/machine.txt" \
+		>"$bad/machine.txt"
+	msg=$(machine_ok "$bad" "$build/runs/$run/console.log" "$version" "$here/../manifest.d")
+	[ $? != 0 ] && [[ $msg == *"etecap_version=$version-other, expected $version"* ]]
+	tap $? "self-test: a machine.txt naming version $version-other is refused"
+else
+	tap 1 "self-test: a machine.txt with another version is refused (no machine.txt)"
 fi
 
 echo "TAP version 13"
