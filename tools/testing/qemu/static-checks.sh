@@ -30,10 +30,15 @@ if [ "$only" != build ]; then
 		out=$("$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse \
 			--show-types -f "$f" 2>&1 |
 			grep -E ':[0-9]+: (ERROR|WARNING|CHECK):')
-		# The compat header alone may test LINUX_VERSION_CODE.
+		# The compat header alone may test LINUX_VERSION_CODE or probe
+		# the kernel's headers (Documentation/compat.rst).
 		if [ "$f" = include/ete/compat.h ]; then
 			out=$(echo "$out" | grep -v LINUX_VERSION_CODE)
+		else
+			out+=$'\n'$(grep -nE '__has_include|LINUX_VERSION_CODE|KERNEL_VERSION\(' "$f" |
+				sed "s|^|$f:|; s|\$| (a kernel difference outside include/ete/compat.h)|")
 		fi
+		out=$(echo "$out" | grep .)
 		if [ -z "$out" ]; then
 			echo "ok $n checkpatch $f"
 		else
