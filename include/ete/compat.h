@@ -2,10 +2,11 @@
 /*
  * Differences between the kernels ete.ko, trbe.ko and their test modules
  * build against (Linux 6.1 to 6.12), kept in this one file: no .c file
- * tests the kernel version.  A difference visible as a header is probed
- * with __has_include(); one that is not (a static table inside the
- * kernel) is decided at run time where that is exact; every other one by
- * LINUX_VERSION_CODE, at the release that made the change.
+ * tests the kernel version.  A difference only the running kernel shows
+ * (a static table inside it) is decided at run time where that is exact;
+ * every other one by LINUX_VERSION_CODE, at the release that made the
+ * change.  Not by __has_include(): sparse 0.6.4 (Debian 12's, make check's
+ * C=2 build) does not know it.
  * Documentation/compat.rst lists them.
  */
 #ifndef _ETE_COMPAT_H
@@ -34,9 +35,11 @@
 
 /*
  * get_unaligned_le32() and friends: <asm/unaligned.h> became
- * <linux/unaligned.h> in Linux 6.12.  Include this header for them.
+ * <linux/unaligned.h> in Linux 6.12.  Include this header for them.  A
+ * version test, not __has_include(): sparse 0.6.4 (Debian 12) does not
+ * know __has_include() and would take the old header on 6.12.
  */
-#if __has_include("linux/unaligned.h")
+#if ETE_COMPAT_SINCE(6, 12)
 #include <linux/unaligned.h>
 #else
 #include <asm/unaligned.h>

@@ -78,7 +78,7 @@ for t in "${targets[@]}"; do
 				--set-str MODULE_SIG_KEY "" --disable MODULE_SIG_ALL &&
 			make -s -C "$src" O="$obj" "${cross[@]}" olddefconfig &&
 			make -s -C "$src" O="$obj" "${cross[@]}" \
-				KERNELRELEASE="$(cat "$hdr/include/config/kernel.release")" \
+				KERNELRELEASE="${hdr##*/linux-headers-}" \
 				-j"$(nproc)" modules_prepare &&
 			cp "$hdr/Module.symvers" "$obj/Module.symvers" &&
 			rm -rf "$obj/deb"; } 2>&1)
@@ -91,7 +91,9 @@ for t in "${targets[@]}"; do
 		fi
 	fi
 	kunit=$(grep -E '^CONFIG_KUNIT=' "$obj/.config")
-	release=$(make -s -C "$obj" "${cross[@]}" kernelrelease 2>/dev/null)
+	# the release the tree was prepared for: Debian's (the package's
+	# name), what modules built against its headers must carry
+	release=$(cat "$obj/include/config/kernel.release")
 	[ -z "$kunit" ]
 	tap $? "$label: prepared for $release, CONFIG_KUNIT ${kunit:-not set}, $(grep -c . "$obj/Module.symvers") symbols in Debian's Module.symvers"
 
