@@ -174,7 +174,7 @@ void trbe_stream_publish(struct trbe_cpu *tc, u64 head)
 	smp_wmb();	/* data before head; pairs with the reader's rmb */
 	WRITE_ONCE(hdr->data_head, head);
 	if (head - trbe_stream_tail(tc) >= tc->geom.wmark)
-		wake_up_all(&tc->wq);
+		irq_work_queue(&tc->wake);
 }
 
 /**
@@ -210,6 +210,26 @@ void trbe_stream_set_state(struct trbe_cpu *tc, enum ete_trbe_state state)
 {
 	tc->state = state;
 	WRITE_ONCE(tc->buf->hdr->state, state);
+	irq_work_queue(&tc->wake);
+}
+
+/**
+ * trbe_stream_wake() - wake the readers and pollers of a CPU's buffer
+ * @work: the CPU's &trbe_cpu.wake
+ *
+ * The stream changes under tc->slock, a raw spinlock, in the TRBE
+ * interrupt, in cross-CPU calls and in the flush timer: none of them may
+ * take the wait queue's lock (a sleeping lock on PREEMPT_RT), so they
+ * queue this irq_work, as perf's ring buffer does, and it wakes the
+ * readers once the lock is dropped.  trbe_devices_destroy() waits for it
+ * before the CPU's state goes.
+ *
+ * Context: irq_work (hard interrupt, or its thread on PREEMPT_RT).
+ */
+void trbe_stream_wake(struct irq_work *work)
+{
+	struct trbe_cpu *tc = container_of(work, struct trbe_cpu, wake);
+
 	wake_up_all(&tc->wq);
 }
 

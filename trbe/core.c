@@ -227,6 +227,7 @@ static struct trbe_cpu *trbe_cpu_alloc(struct trbe_drv *drv, int cpu)
 	mutex_init(&tc->read_lock);
 	raw_spin_lock_init(&tc->slock);
 	init_waitqueue_head(&tc->wq);
+	init_irq_work(&tc->wake, trbe_stream_wake);
 	trbe_session_init(tc);
 	trbe_flush_init(tc);
 	tc->cfg.size = TRBE_BUF_DEFAULT;
@@ -240,9 +241,16 @@ static void trbe_devices_destroy(struct trbe_drv *drv)
 {
 	unsigned int cpu;
 
-	for_each_possible_cpu(cpu)
-		if (drv->cpus[cpu] && drv->cpus[cpu]->dev)
+	for_each_possible_cpu(cpu) {
+		struct trbe_cpu *tc = drv->cpus[cpu];
+
+		if (!tc)
+			continue;
+		/* a wake-up queued by the last interrupt or session stop */
+		irq_work_sync(&tc->wake);
+		if (tc->dev)
 			device_destroy(drv->class, drv->devt + cpu);
+	}
 }
 
 static int trbe_devices_create(struct trbe_drv *drv)

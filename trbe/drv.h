@@ -19,6 +19,7 @@
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
@@ -174,6 +175,7 @@ struct trbe_cpu {
 	bool trg_hit;
 	u32 gap_pending;
 	wait_queue_head_t wq;
+	struct irq_work wake;
 	struct delayed_work rearm;
 	struct hrtimer flush;
 	struct ete_session *sess;
@@ -216,6 +218,7 @@ void trbe_stream_reset(struct trbe_cpu *tc);
 void trbe_stream_publish(struct trbe_cpu *tc, u64 head);
 void trbe_stream_gap(struct trbe_cpu *tc, u64 offset, u64 lost, u32 reason);
 void trbe_stream_set_state(struct trbe_cpu *tc, enum ete_trbe_state state);
+void trbe_stream_wake(struct irq_work *work);
 u64 trbe_stream_tail(struct trbe_cpu *tc);
 
 /* hw.c */
