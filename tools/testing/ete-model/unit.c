@@ -408,7 +408,8 @@ static u64 em_value(struct em_unit *u, const struct ete_reg_desc *d, u32 reg,
 			return em_mgmt_value(u, reg);
 		break;
 	}
-	return u->trc[reg / 4];
+	/* a system register of none of the cases above reads as zero */
+	return reg / 4 < ARRAY_SIZE(u->trc) ? u->trc[reg / 4] : 0;
 }
 
 static const struct ete_reg_desc *em_lookup(struct em_unit *u, u32 reg,
@@ -488,7 +489,8 @@ static void em_write_prgctlr(struct em_unit *u, u64 val, bool mmio)
 static void em_store(struct em_unit *u, const struct ete_reg_desc *d,
 		     u32 reg, u64 val, u64 wmask, bool mmio)
 {
-	u64 *r = &u->trc[reg / 4];
+	/* the trace unit's own registers; the system registers have none */
+	u64 *r = reg / 4 < ARRAY_SIZE(u->trc) ? &u->trc[reg / 4] : NULL;
 
 	switch (d->id) {
 	case ETE_TRCPRGCTLR:
@@ -498,7 +500,8 @@ static void em_store(struct em_unit *u, const struct ete_reg_desc *d,
 		u->trc[ETE_TRCCLAIMCLR / 4] |= val & wmask;
 		break;
 	case ETE_TRCCLAIMCLR:
-		*r &= ~(val & wmask);
+		if (r)
+			*r &= ~(val & wmask);
 		break;
 	case ETE_TRCOSLAR:
 	case ETE_OSLAR_EL1:
@@ -518,7 +521,8 @@ static void em_store(struct em_unit *u, const struct ete_reg_desc *d,
 		break;
 	default:
 		/* read-only fields (TRCSSCSR<n>.INST...) keep their value */
-		*r = (*r & ~wmask) | (val & wmask);
+		if (r)
+			*r = (*r & ~wmask) | (val & wmask);
 		break;
 	}
 }
