@@ -15,6 +15,10 @@ root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,lib/modules/ete,tests/bin,tests/manifest.d}
+# mktemp made the root 0700: as / it would shut every other user out of
+# everything (unpriv_test runs etecap as uid 1000)
+chmod 0755 "$root"
+chmod 1777 "$root/tmp"
 cp "$build/busybox/bin/busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 install -m 0755 "$here/init" "$root/init"
