@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <linux/elf.h>
@@ -373,17 +374,34 @@ static __u64 ksym_addr(const char *name)
 }
 
 /*
- * The address arm64 links _text at: KIMAGE_VADDR, the end of the 128 MiB
- * module area at the bottom of the kernel's half for VA_BITS_MIN.  The
- * highest candidate not above @text is the kernel's; @va_bits gets it.
+ * The size of arm64's module area below the kernel image: 128 MiB up to
+ * Linux 6.4, 2 GiB from 6.5 (MODULES_VSIZE, when module placement was
+ * reworked), read from the running kernel's release.
+ */
+static __u64 modules_vsize(void)
+{
+	struct utsname u;
+	int major, minor;
+
+	if (!uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+	    (major > 6 || (major == 6 && minor >= 5)))
+		return 2048ULL << 20;
+	return 128ULL << 20;
+}
+
+/*
+ * The address arm64 links _text at: KIMAGE_VADDR, the end of the module
+ * area at the bottom of the kernel's half for VA_BITS_MIN.  The highest
+ * candidate not above @text is the kernel's; @va_bits gets it.
  */
 static __u64 link_address(__u64 text, int *va_bits)
 {
 	static const int bits[] = { 36, 39, 42, 47, 48 };
+	__u64 modules = modules_vsize();
 	int i;
 
 	for (i = 0; i < 5; i++) {
-		__u64 link = -(1ULL << (bits[i] - 1)) + (128ULL << 20);
+		__u64 link = -(1ULL << (bits[i] - 1)) + modules;
 
 		if (link <= text) {
 			*va_bits = bits[i];

@@ -199,14 +199,17 @@ elf = open(vmlinux, "rb").read()
 phoff, = struct.unpack_from("<Q", elf, 0x20)
 phentsize, phnum = struct.unpack_from("<HH", elf, 0x36)
 want = None
+link = va - off
 for i in range(phnum):
     typ, _, offset, vaddr, _, filesz = struct.unpack_from("<IIQQQQ", elf, phoff + i * phentsize)
-    link = va - off
-    if typ == 1 and vaddr <= link and link + length <= vaddr + filesz:
-        want = elf[offset + link - vaddr:offset + link - vaddr + length]
+    # _etext is page-aligned: the text segment may end up to a page
+    # before it (6.12 puts text and rodata in one segment that ends there)
+    end = min(link + length, vaddr + filesz)
+    if typ == 1 and vaddr <= link < end and link + length - end < 65536:
+        want = elf[offset + link - vaddr:offset + end - vaddr]
 if want is None or len(got) != length:
     print("saved %d bytes at 0x%x, vmlinux has no such segment" % (len(got), va)); sys.exit(1)
-words = length // 4
+words = len(want) // 4
 same = sum(1 for i in range(0, words * 4, 4) if got[i:i + 4] == want[i:i + 4])
 print("%d KiB of kernel text at 0x%x (KASLR offset 0x%x): %d of %d words as in vmlinux (%.2f%%)"
       % (length >> 10, va, off, same, words, 100.0 * same / words))
