@@ -59,6 +59,19 @@ static void trbe_acpi_refuse(const struct trbe_madt_info *info)
 	}
 }
 
+/*
+ * The platform device of the TRBE interrupt.  DEFINE_RES_IRQ() is a
+ * brace initializer on some kernels and a compound literal on others:
+ * as an initializer it is both.
+ */
+static struct platform_device *trbe_acpi_register(int irq)
+{
+	struct resource res = DEFINE_RES_IRQ(irq);
+
+	return platform_device_register_simple("trbe", PLATFORM_DEVID_NONE,
+					       &res, 1);
+}
+
 /**
  * trbe_acpi_init() - find the TRBE interrupt in the MADT, make its device
  *
@@ -73,7 +86,6 @@ int trbe_acpi_init(void)
 	struct acpi_table_header *madt;
 	struct trbe_madt_info info;
 	struct platform_device *pdev;
-	struct resource res;
 	acpi_status status;
 	int irq, ret;
 
@@ -98,9 +110,7 @@ int trbe_acpi_init(void)
 		       info.gsiv, irq);
 		return 0;
 	}
-	res = (struct resource)DEFINE_RES_IRQ(irq);
-	pdev = platform_device_register_simple("trbe", PLATFORM_DEVID_NONE,
-					       &res, 1);
+	pdev = trbe_acpi_register(irq);
 	if (IS_ERR(pdev))
 		return PTR_ERR(pdev);
 	pr_info("TRBE interrupt GSIV %u on all %u processors\n", info.gsiv,
