@@ -371,8 +371,7 @@ void trbe_snapshot_local(struct trbe_cpu *tc)
 	trbe_restore_local(&tc->acc, trfcr);
 }
 
-static void trbe_report_fault(struct trbe_cpu *tc, u64 sr,
-			      const struct trbe_status *st)
+static void trbe_report_fault(struct trbe_cpu *tc, u64 sr)
 {
 	struct ete_trbe_mmap_page *hdr = tc->buf->hdr;
 
@@ -381,9 +380,6 @@ static void trbe_report_fault(struct trbe_cpu *tc, u64 sr,
 	trbe_stream_gap(tc, tc->head, ETE_TRBE_LOST_UNKNOWN,
 			ETE_TRBE_GAP_FAULT);
 	trbe_stream_set_state(tc, ETE_TRBE_STATE_FAULT);
-	pr_err_ratelimited("cpu%d: TRBE fault: TRBSR %#llx (EC %#x, %s)\n",
-			   tc->cpu, sr, st->ec,
-			   st->ec ? trbe_fsc_name(st->code) : "event");
 	ete_session_cpu_error(tc->cpu, -EIO);
 }
 
@@ -395,7 +391,7 @@ static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
 	u64 head;
 
 	if (st->action == TRBE_ACT_FAULT) {
-		trbe_report_fault(tc, sr, st);
+		trbe_report_fault(tc, sr);
 		return;
 	}
 	head = trbe_ptr_pos(tc, st->wrapped);
@@ -470,6 +466,14 @@ irqreturn_t trbe_irq_handler(int irq, void *dev)
 		ete_write(&tc->acc, ETE_TRBSR_EL1, trbe_status_clear(sr));
 	trbe_restore_local(&tc->acc, trfcr);
 	raw_spin_unlock(&tc->slock);
+	/*
+	 * Said once the raw lock is dropped: a console driver's lock is a
+	 * sleeping lock on PREEMPT_RT (lockdep's "Invalid wait context").
+	 */
+	if (st.action == TRBE_ACT_FAULT)
+		pr_err_ratelimited("cpu%d: TRBE fault: TRBSR %#llx (EC %#x, %s)\n",
+				   tc->cpu, sr, st.ec,
+				   st.ec ? trbe_fsc_name(st.code) : "event");
 	return IRQ_HANDLED;
 }
 

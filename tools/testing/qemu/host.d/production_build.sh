@@ -93,7 +93,8 @@ for t in "${targets[@]}"; do
 	kunit=$(grep -E '^CONFIG_KUNIT=' "$obj/.config")
 	# the release the tree was prepared for: Debian's (the package's
 	# name), what modules built against its headers must carry
-	release=$(cat "$obj/include/config/kernel.release")
+	release=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
+		"$obj/include/generated/utsrelease.h")
 	[ -z "$kunit" ]
 	tap $? "$label: prepared for $release, CONFIG_KUNIT ${kunit:-not set}, $(grep -c . "$obj/Module.symvers") symbols in Debian's Module.symvers"
 
