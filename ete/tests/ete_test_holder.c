@@ -17,6 +17,8 @@
 #include <linux/of.h>
 #include <linux/platform_device.h>
 
+#include <ete/compat.h>
+
 static int holder_cpu = -1;
 module_param_named(cpu, holder_cpu, int, 0444);
 MODULE_PARM_DESC(cpu, "the CPU whose trace unit to hold (default: the last)");
@@ -101,18 +103,24 @@ static struct platform_driver holder_driver = {
 };
 
 #ifdef CONFIG_ACPI
-/* Give the ARMHC500 device of @cpu a platform device */
+/*
+ * Give the ARMHC500 device of @cpu the platform device later kernels give
+ * it, where the kernel did not (ete_compat_acpi_pdev(), as ete.ko does);
+ * where it did (6.12), the driver registered above has bound it already.
+ */
 static int holder_acpi_add(int cpu)
 {
 	struct acpi_device *adev;
+	struct platform_device *pdev;
 
 	for_each_acpi_dev_match(adev, "ARMHC500", NULL, -1) {
 		if (holder_acpi_cpu(adev) != cpu)
 			continue;
-		holder_pdev = acpi_create_platform_device(adev, NULL);
+		pdev = ete_compat_acpi_pdev(adev);
 		acpi_dev_put(adev);
-		if (IS_ERR_OR_NULL(holder_pdev))
-			return holder_pdev ? PTR_ERR(holder_pdev) : -EBUSY;
+		if (IS_ERR(pdev))
+			return PTR_ERR(pdev);
+		holder_pdev = pdev;
 		return 0;
 	}
 	return -ENODEV;
