@@ -221,7 +221,8 @@ void trbe_stream_set_state(struct trbe_cpu *tc, enum ete_trbe_state state)
  * interrupt, in cross-CPU calls and in the flush timer: none of them may
  * take the wait queue's lock (a sleeping lock on PREEMPT_RT), so they
  * queue this irq_work, as perf's ring buffer does, and it wakes the
- * readers once the lock is dropped.  trbe_devices_destroy() waits for it
+ * readers once the lock is dropped, and logs a fault the interrupt
+ * recorded (trbe_fault_say()).  trbe_devices_destroy() waits for it
  * before the CPU's state goes.
  *
  * Context: irq_work (hard interrupt, or its thread on PREEMPT_RT).
@@ -231,6 +232,7 @@ void trbe_stream_wake(struct irq_work *work)
 	struct trbe_cpu *tc = container_of(work, struct trbe_cpu, wake);
 
 	wake_up_all(&tc->wq);
+	trbe_fault_say(tc);
 }
 
 /**

@@ -138,6 +138,12 @@ struct trbe_pm_state {
  * @trg_hit: the trigger event happened in this session
  * @gap_pending: the next arm records a gap of this reason (0: none)
  * @wq: readers and pollers wait here
+ * @wake: wakes @wq and logs a recorded fault once tc->slock is dropped
+ *	(trbe_stream_wake(), an irq_work; the stream changes under the raw
+ *	@slock, where @wq's lock may not be taken)
+ * @fault_sr: TRBSR of the last fault, for trbe_fault_say(); under @slock
+ * @fault_st: its decoding; under @slock
+ * @fault_unsaid: a fault is recorded and not logged yet; under @slock
  * @rearm: re-arms a fill-mode TRBE waiting for the reader
  * @flush: publishes fill-mode data periodically, on tc->cpu
  * @sess: the session the START ioctl began
@@ -176,6 +182,9 @@ struct trbe_cpu {
 	u32 gap_pending;
 	wait_queue_head_t wq;
 	struct irq_work wake;
+	u64 fault_sr;
+	struct trbe_status fault_st;
+	bool fault_unsaid;
 	struct delayed_work rearm;
 	struct hrtimer flush;
 	struct ete_session *sess;
@@ -219,6 +228,7 @@ void trbe_stream_publish(struct trbe_cpu *tc, u64 head);
 void trbe_stream_gap(struct trbe_cpu *tc, u64 offset, u64 lost, u32 reason);
 void trbe_stream_set_state(struct trbe_cpu *tc, enum ete_trbe_state state);
 void trbe_stream_wake(struct irq_work *work);
+void trbe_fault_say(struct trbe_cpu *tc);
 u64 trbe_stream_tail(struct trbe_cpu *tc);
 
 /* hw.c */

@@ -371,12 +371,47 @@ void trbe_snapshot_local(struct trbe_cpu *tc)
 	trbe_restore_local(&tc->acc, trfcr);
 }
 
-static void trbe_report_fault(struct trbe_cpu *tc, u64 sr)
+/**
+ * trbe_fault_say() - log a TRBE fault that the interrupt handler recorded
+ * @tc: the CPU
+ *
+ * The handler runs in a per-CPU interrupt, never threaded, with tc->slock
+ * held: no place for printk, whose console driver may take a sleeping lock
+ * on PREEMPT_RT (lockdep's "Invalid wait context" on 6.1, whose printk
+ * writes the console synchronously).  It records the fault and the stream's
+ * irq_work (trbe_stream_wake()) says it here.
+ *
+ * Context: irq_work; takes tc->slock.
+ */
+void trbe_fault_say(struct trbe_cpu *tc)
+{
+	struct trbe_status st;
+	unsigned long flags;
+	bool say;
+	u64 sr;
+
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	say = tc->fault_unsaid;
+	sr = tc->fault_sr;
+	st = tc->fault_st;
+	tc->fault_unsaid = false;
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	if (say)
+		pr_err_ratelimited("cpu%d: TRBE fault: TRBSR %#llx (EC %#x, %s)\n",
+				   tc->cpu, sr, st.ec,
+				   st.ec ? trbe_fsc_name(st.code) : "event");
+}
+
+static void trbe_report_fault(struct trbe_cpu *tc, u64 sr,
+			      const struct trbe_status *st)
 {
 	struct ete_trbe_mmap_page *hdr = tc->buf->hdr;
 
 	hdr->last_status = sr;
 	hdr->last_error = -EIO;
+	tc->fault_sr = sr;
+	tc->fault_st = *st;
+	tc->fault_unsaid = true;
 	trbe_stream_gap(tc, tc->head, ETE_TRBE_LOST_UNKNOWN,
 			ETE_TRBE_GAP_FAULT);
 	trbe_stream_set_state(tc, ETE_TRBE_STATE_FAULT);
@@ -391,7 +426,7 @@ static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
 	u64 head;
 
 	if (st->action == TRBE_ACT_FAULT) {
-		trbe_report_fault(tc, sr);
+		trbe_report_fault(tc, sr, st);
 		return;
 	}
 	head = trbe_ptr_pos(tc, st->wrapped);
@@ -466,14 +501,6 @@ irqreturn_t trbe_irq_handler(int irq, void *dev)
 		ete_write(&tc->acc, ETE_TRBSR_EL1, trbe_status_clear(sr));
 	trbe_restore_local(&tc->acc, trfcr);
 	raw_spin_unlock(&tc->slock);
-	/*
-	 * Said once the raw lock is dropped: a console driver's lock is a
-	 * sleeping lock on PREEMPT_RT (lockdep's "Invalid wait context").
-	 */
-	if (st.action == TRBE_ACT_FAULT)
-		pr_err_ratelimited("cpu%d: TRBE fault: TRBSR %#llx (EC %#x, %s)\n",
-				   tc->cpu, sr, st.ec,
-				   st.ec ? trbe_fsc_name(st.code) : "event");
 	return IRQ_HANDLED;
 }
 
