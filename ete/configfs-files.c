@@ -64,8 +64,8 @@ static ssize_t ete_cfs_param_show(struct config_item *item, unsigned int n,
 	int len;
 
 	mutex_lock(&d->prof->lock);
-	len = ete_param_format(&d->prof->ov.cfg, &ete_params[n], d->idx, page,
-			       PAGE_SIZE);
+	len = ete_param_show(&d->prof->ov.cfg, &ete_params[n], d->idx, page,
+			     PAGE_SIZE);
 	mutex_unlock(&d->prof->lock);
 	return len;
 }

@@ -176,6 +176,9 @@ static ssize_t ete_cfs_cpus_store(struct config_item *item, const char *page,
 	if (!alloc_cpumask_var(&cpus, GFP_KERNEL))
 		return -ENOMEM;
 	ret = cpulist_parse(page, cpus);
+	/* A number too large for its type: out of range, as the ABI says */
+	if (ret == -EOVERFLOW)
+		ret = -ERANGE;
 	if (!ret && !cpumask_subset(cpus, cpu_possible_mask))
 		ret = -ERANGE;
 	mutex_lock(&prof->lock);

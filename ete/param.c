@@ -321,6 +321,42 @@ int ete_param_format(const struct ete_config *cfg, const struct ete_param *p,
 EXPORT_SYMBOL_IF_KUNIT(ete_param_format);
 
 /**
+ * ete_param_secret() - whether a parameter's value is kept from readers
+ * @p: the parameter
+ *
+ * An address comparator's value may be a kernel address that someone with
+ * the privilege wrote (KASLR): like %pK under kptr_restrict, it is shown
+ * only to readers with the privilege kernel tracing needs.
+ *
+ * Context: any context.
+ * Return: true for addr<i>/value.
+ */
+static bool ete_param_secret(const struct ete_param *p)
+{
+	return p->group == ETE_PG_ADDR && !strcmp(p->name, "value");
+}
+
+/**
+ * ete_param_show() - a parameter's value for the reader of a file
+ * @cfg: the configuration
+ * @p: the parameter
+ * @idx: instance in its group
+ * @buf: output
+ * @len: size of @buf
+ *
+ * Context: process context, the reader's credentials current.
+ * Return: the number of characters written, or -EPERM for an address
+ * comparator's value and a reader without CAP_PERFMON (or CAP_SYS_ADMIN).
+ */
+int ete_param_show(const struct ete_config *cfg, const struct ete_param *p,
+		   unsigned int idx, char *buf, size_t len)
+{
+	if (ete_param_secret(p) && !perfmon_capable())
+		return -EPERM;
+	return ete_param_format(cfg, p, idx, buf, len);
+}
+
+/**
  * ete_param_group_max() - instances of a group the architecture allows
  * @group: the group
  *

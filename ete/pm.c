@@ -258,16 +258,34 @@ static void ete_pm_restore_one(void *data)
 	op->ret = ete_pm_restore_local(op->u);
 }
 
+/*
+ * The save timed out and the CPU goes anyway: disable the unit as far as
+ * it goes and stop the sink, so that nothing of the session (the sink's
+ * armed buffer, its timers pinned to this CPU) outlives the CPU.
+ */
+static void ete_pm_abandon_one(void *data)
+{
+	struct ete_pm_op *op = data;
+	const char *msg;
+
+	ete_unit_disable_local(op->u, &msg);
+	op->u->sink->stop_local(op->u->sink_priv, op->u->cpu);
+}
+
 static int ete_pm_cpu_offline(unsigned int cpu)
 {
 	struct ete_pm_op op = { .u = ete_unit_of(cpu) };
+	int ret;
 
 	if (!op.u || !op.u->enabled)
 		return 0;
 	smp_call_function_single(cpu, ete_pm_save_one, &op, 1);
-	/* The CPU goes anyway; the session's work stops it there */
-	if (op.ret)
-		ete_session_cpu_error(cpu, op.ret);
+	if (!op.ret)
+		return 0;
+	/* The CPU goes anyway; the session's work takes it out */
+	ret = op.ret;
+	smp_call_function_single(cpu, ete_pm_abandon_one, &op, 1);
+	ete_session_cpu_error(cpu, ret);
 	return 0;
 }
 

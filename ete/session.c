@@ -517,6 +517,28 @@ void ete_session_cpu_error(int cpu, int err)
 }
 EXPORT_SYMBOL_GPL(ete_session_cpu_error);
 
+bool ete_session_sink_detach(const struct ete_sink_ops *ops, int cpu,
+			     int err)
+{
+	struct ete_unit *u;
+	bool ret = false;
+
+	if (cpu < 0 || cpu >= nr_cpu_ids)
+		return false;
+	mutex_lock(&ete_mutex);
+	u = per_cpu(ete_cpu_unit, cpu);
+	if (u && u->sess && u->sink == ops) {
+		cpus_read_lock();
+		ete_session_stop_cpu(u);
+		cpus_read_unlock();
+		ete_unit_set_error(u, err, "the trace buffer was released");
+		ret = true;
+	}
+	mutex_unlock(&ete_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ete_session_sink_detach);
+
 /**
  * ete_session_handle_error() - stop a unit after its sink failed
  * @u: the unit

@@ -168,7 +168,7 @@ static ssize_t ete_param_attr_show(struct device *dev,
 	int len;
 
 	mutex_lock(&ete_mutex);
-	len = ete_param_format(&u->cfg, pa->p, pa->idx, buf, PAGE_SIZE);
+	len = ete_param_show(&u->cfg, pa->p, pa->idx, buf, PAGE_SIZE);
 	mutex_unlock(&ete_mutex);
 	return len;
 }

@@ -230,10 +230,16 @@ static void ete_unit_read_one(void *data)
 }
 
 /**
- * ete_unit_read() - read one trace unit register, on its CPU if needed
+ * ete_unit_read() - read one trace unit register on the unit's CPU
  * @u: the unit
  * @reg: register id
  * @val: the value
+ *
+ * On the owning CPU for either view: a system register exists only
+ * there, and the external-debug (MMIO) view of a core that is powered
+ * down answers with an external abort, so it is read only while the CPU
+ * is online and from the CPU itself, which keeps it powered (as mainline
+ * etm4x reads its management registers).
  *
  * Context: process context.
  * Return: 0, or -ENXIO if the CPU is offline.
@@ -241,13 +247,9 @@ static void ete_unit_read_one(void *data)
 int ete_unit_read(struct ete_unit *u, u32 reg, u64 *val)
 {
 	struct ete_read_arg arg = { .u = u, .reg = reg };
-	int ret = 0;
+	int ret;
 
-	if (u->acc.local)
-		ret = smp_call_function_single(u->cpu, ete_unit_read_one,
-					       &arg, 1);
-	else
-		ete_unit_read_one(&arg);
+	ret = smp_call_function_single(u->cpu, ete_unit_read_one, &arg, 1);
 	*val = arg.val;
 	return ret;
 }

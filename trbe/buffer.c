@@ -132,21 +132,30 @@ void trbe_buf_pad(struct trbe_buf *buf, u64 pos, u64 len)
 }
 
 /**
- * trbe_stream_reset() - start the stream of a new buffer from zero
- * @tc: the CPU, with a fresh buffer installed
+ * trbe_stream_install() - give a CPU a fresh buffer, its stream at zero
+ * @tc: the CPU, without a buffer
+ * @buf: the buffer
  *
- * Context: process context, tc->lock held, no session.
+ * The buffer, its geometry and the stream state appear together under
+ * tc->slock: trbe_sink_start() (a foreign session) sees either no buffer
+ * or a ready one, never a buffer whose stream is reset after it armed the
+ * TRBE on it.
+ *
+ * Context: process context, tc->lock held; the TRBE is not armed.
  */
-void trbe_stream_reset(struct trbe_cpu *tc)
+void trbe_stream_install(struct trbe_cpu *tc, struct trbe_buf *buf)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&tc->slock, flags);
+	tc->buf = buf;
 	tc->head = 0;
 	tc->lost_tail = 0;
+	memset(&tc->ctr, 0, sizeof(tc->ctr));
+	tc->ctr.trigger_offset = ETE_TRBE_LOST_UNKNOWN;
 	tc->state = ETE_TRBE_STATE_IDLE;
 	tc->gap_pending = 0;
-	tc->armed = false;
+	/* tc->armed stays as it is: false, the last close disarmed it */
 	raw_spin_unlock_irqrestore(&tc->slock, flags);
 }
 
@@ -189,14 +198,89 @@ void trbe_stream_publish(struct trbe_cpu *tc, u64 head)
 void trbe_stream_gap(struct trbe_cpu *tc, u64 offset, u64 lost, u32 reason)
 {
 	struct ete_trbe_mmap_page *hdr = tc->buf->hdr;
-	u64 n = hdr->gap_count;
+	u64 n = tc->ctr.gap_count;
 	struct ete_trbe_gap *gap = &hdr->gaps[n % ETE_TRBE_MAX_GAPS];
 
 	WRITE_ONCE(gap->offset, offset);
 	WRITE_ONCE(gap->lost, lost);
 	WRITE_ONCE(gap->reason, reason);
 	smp_wmb();	/* the record before the count */
+	tc->ctr.gap_count = n + 1;
 	WRITE_ONCE(hdr->gap_count, n + 1);
+}
+
+/**
+ * trbe_stream_begin() - a session starts on the stream
+ * @tc: the CPU
+ *
+ * Clears the last fault and the trigger offset (the ABI: the next start
+ * clears them).
+ *
+ * Context: any; tc->slock held.
+ */
+void trbe_stream_begin(struct trbe_cpu *tc)
+{
+	struct ete_trbe_mmap_page *hdr = tc->buf->hdr;
+
+	tc->ctr.last_error = 0;
+	tc->ctr.last_status = 0;
+	tc->ctr.trigger_offset = ETE_TRBE_LOST_UNKNOWN;
+	WRITE_ONCE(hdr->last_error, 0);
+	WRITE_ONCE(hdr->last_status, 0);
+	WRITE_ONCE(hdr->trigger_offset, ETE_TRBE_LOST_UNKNOWN);
+}
+
+/**
+ * trbe_stream_wrapped() - count a wrap of the TRBE pointer
+ * @tc: the CPU
+ *
+ * Context: any; tc->slock held.
+ */
+void trbe_stream_wrapped(struct trbe_cpu *tc)
+{
+	WRITE_ONCE(tc->buf->hdr->wrap_count, ++tc->ctr.wrap_count);
+}
+
+/**
+ * trbe_stream_lost() - count bytes the drop policy discarded
+ * @tc: the CPU
+ * @bytes: how many
+ *
+ * Context: any; tc->slock held.
+ */
+void trbe_stream_lost(struct trbe_cpu *tc, u64 bytes)
+{
+	tc->ctr.lost_bytes += bytes;
+	WRITE_ONCE(tc->buf->hdr->lost_bytes, tc->ctr.lost_bytes);
+}
+
+/**
+ * trbe_stream_error() - record a fault
+ * @tc: the CPU
+ * @err: a negative errno
+ * @sr: TRBSR as the fault left it
+ *
+ * Context: any; tc->slock held.
+ */
+void trbe_stream_error(struct trbe_cpu *tc, int err, u64 sr)
+{
+	tc->ctr.last_error = err;
+	tc->ctr.last_status = sr;
+	WRITE_ONCE(tc->buf->hdr->last_status, sr);
+	WRITE_ONCE(tc->buf->hdr->last_error, err);
+}
+
+/**
+ * trbe_stream_trigger() - record where the trigger event happened
+ * @tc: the CPU
+ * @offset: the stream offset
+ *
+ * Context: any; tc->slock held.
+ */
+void trbe_stream_trigger(struct trbe_cpu *tc, u64 offset)
+{
+	tc->ctr.trigger_offset = offset;
+	WRITE_ONCE(tc->buf->hdr->trigger_offset, offset);
 }
 
 /**

@@ -60,9 +60,8 @@ static int trbe_open(struct inode *inode, struct file *file)
 		ret = -ENOMEM;
 		goto out_unlock;
 	}
-	tc->buf = buf;
-	trbe_cpu_geom_update(tc);
-	trbe_stream_reset(tc);
+	/* From here a configfs or sysfs session may start into it */
+	trbe_stream_install(tc, buf);
 	tc->open = true;
 	file->private_data = tc;
 	ret = nonseekable_open(inode, file);
@@ -74,18 +73,10 @@ out_unlock:
 static int trbe_release(struct inode *inode, struct file *file)
 {
 	struct trbe_cpu *tc = file->private_data;
-	struct trbe_buf *buf;
-	unsigned long flags;
 
 	mutex_lock(&tc->lock);
 	trbe_session_stop(tc);
 	trbe_session_release_buf(tc);
-	/* The IRQ handler and the flush timer look at tc->buf under slock */
-	raw_spin_lock_irqsave(&tc->slock, flags);
-	buf = tc->buf;
-	tc->buf = NULL;
-	raw_spin_unlock_irqrestore(&tc->slock, flags);
-	trbe_buf_free(buf);
 	tc->open = false;
 	mutex_unlock(&tc->lock);
 	return 0;
@@ -218,19 +209,19 @@ static __poll_t trbe_poll(struct file *file, poll_table *wait)
 
 static void trbe_status_fill(struct trbe_cpu *tc, struct ete_trbe_status *st)
 {
-	struct ete_trbe_mmap_page *hdr = tc->buf->hdr;
 	unsigned long flags;
 
+	/* The kernel's own counters: the mapped page is output only */
 	raw_spin_lock_irqsave(&tc->slock, flags);
 	st->state = tc->state;
-	st->last_error = hdr->last_error;
-	st->last_status = hdr->last_status;
+	st->last_error = tc->ctr.last_error;
+	st->last_status = tc->ctr.last_status;
 	st->data_head = tc->head;
 	st->data_tail = trbe_stream_tail(tc);
 	st->data_size = tc->buf->size;
-	st->wrap_count = hdr->wrap_count;
-	st->lost_bytes = hdr->lost_bytes;
-	st->gap_count = hdr->gap_count;
+	st->wrap_count = tc->ctr.wrap_count;
+	st->lost_bytes = tc->ctr.lost_bytes;
+	st->gap_count = tc->ctr.gap_count;
 	raw_spin_unlock_irqrestore(&tc->slock, flags);
 	st->present = tc->present;
 	st->errata = tc->errata;
@@ -302,10 +293,12 @@ static int trbe_mmap(struct file *file, struct vm_area_struct *vma)
 		if (vma->vm_flags & VM_WRITE)
 			return -EACCES;
 		ete_compat_vm_flags_clear(vma, VM_MAYWRITE);
-	} else if ((vma->vm_flags & VM_WRITE) &&
-		   !(vma->vm_flags & VM_SHARED)) {
+	} else if (!(vma->vm_flags & VM_SHARED)) {
 		/* A private writable header would hide data_tail. */
-		return -EINVAL;
+		if (vma->vm_flags & VM_WRITE)
+			return -EINVAL;
+		/* ... and so would mprotect() making it writable later */
+		ete_compat_vm_flags_clear(vma, VM_MAYWRITE);
 	}
 	ete_compat_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTCOPY | VM_DONTDUMP);
 	vma->vm_ops = &trbe_vm_ops;

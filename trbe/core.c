@@ -163,7 +163,11 @@ static void trbe_cpu_irq_on_one(void *info)
  * A TRBE in a trace session stays probed while its CPU is offline: ete.ko
  * saved it when the CPU went down and restores it, before the trace unit,
  * when the CPU is back, whichever of the two hotplug states runs first.
- * Only the interrupt is switched here.
+ * Only the interrupt is switched here.  If that session ended while the
+ * CPU was offline (trbe_pm_forget()), the TRBE is still marked present
+ * but was neither reset nor given its interrupt back: do both now, as for
+ * a CPU that was never in a session.  Sessions cannot start or stop
+ * meanwhile: they take the CPU hotplug lock, held here.
  */
 static int trbe_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
@@ -171,10 +175,12 @@ static int trbe_cpu_online(unsigned int cpu, struct hlist_node *node)
 						hp_node);
 	struct trbe_cpu *tc = drv->cpus[cpu];
 
-	if (READ_ONCE(tc->present) && READ_ONCE(tc->in_session))
+	if (!READ_ONCE(tc->present))
+		trbe_cpu_probe(tc);
+	else if (READ_ONCE(tc->in_session))
 		smp_call_function_single(cpu, trbe_cpu_irq_on_one, tc, 1);
 	else
-		trbe_cpu_probe(tc);
+		smp_call_function_single(cpu, trbe_cpu_enable_one, tc, 1);
 	return 0;
 }
 
@@ -246,7 +252,14 @@ static void trbe_devices_destroy(struct trbe_drv *drv)
 
 		if (!tc)
 			continue;
-		/* a wake-up queued by the last interrupt or session stop */
+		/*
+		 * Every file is closed and every session stopped (the sink is
+		 * unregistered): nothing queues these again.  Wait for what
+		 * may still run: a re-arm, a flush, a wake-up queued by the
+		 * last interrupt or session stop.
+		 */
+		cancel_delayed_work_sync(&tc->rearm);
+		hrtimer_cancel(&tc->flush);
 		irq_work_sync(&tc->wake);
 		if (tc->dev)
 			device_destroy(drv->class, drv->devt + cpu);
@@ -256,26 +269,31 @@ static void trbe_devices_destroy(struct trbe_drv *drv)
 static int trbe_devices_create(struct trbe_drv *drv)
 {
 	unsigned int cpu;
+	int ret;
 
 	for_each_possible_cpu(cpu) {
 		struct trbe_cpu *tc = trbe_cpu_alloc(drv, cpu);
 		struct device *dev;
 
-		if (!tc)
+		if (!tc) {
+			ret = -ENOMEM;
 			goto err_destroy;
+		}
 		drv->cpus[cpu] = tc;
 		*per_cpu_ptr(drv->pcpu, cpu) = tc;
 		dev = device_create(drv->class, &drv->pdev->dev,
 				    drv->devt + cpu, tc, "trbe%u", cpu);
-		if (IS_ERR(dev))
+		if (IS_ERR(dev)) {
+			ret = PTR_ERR(dev);
 			goto err_destroy;
+		}
 		tc->dev = dev;
 	}
 	return 0;
 
 err_destroy:
 	trbe_devices_destroy(drv);
-	return -ENOMEM;
+	return ret;
 }
 
 /* ---- Probe and remove ------------------------------------------------------ */

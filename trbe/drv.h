@@ -114,6 +114,28 @@ struct trbe_pm_state {
 };
 
 /**
+ * struct trbe_counters - the header page's counters, as the kernel keeps them
+ * @last_error: 0 or the negative errno of the last fault
+ * @last_status: TRBSR of the last fault
+ * @wrap_count: wraps of the TRBE pointer
+ * @lost_bytes: bytes the drop policy discarded
+ * @gap_count: gap records written
+ * @trigger_offset: stream offset of the trigger, or ETE_TRBE_LOST_UNKNOWN
+ *
+ * User space can write its mapping of the header page: the kernel never
+ * reads these back from there (STATUS reports these copies), it only
+ * writes them out (trbe_stream_*() in buffer.c).
+ */
+struct trbe_counters {
+	s32 last_error;
+	u64 last_status;
+	u64 wrap_count;
+	u64 lost_bytes;
+	u64 gap_count;
+	u64 trigger_offset;
+};
+
+/**
  * struct trbe_cpu - a CPU's TRBE, buffer and device
  * @cpu: the CPU
  * @drv: the driver instance
@@ -128,10 +150,12 @@ struct trbe_pm_state {
  * @errata: applied errata, bitmap of &enum trbe_erratum
  * @slock: see the top of this file
  * @buf: the buffer, while the device is open
+ * @closing: the last close is freeing @buf: no session may start into it
  * @geom: the buffer geometry for the arithmetic
  * @state: an &enum ete_trbe_state
  * @head: stream position one past the last published byte
  * @lost_tail: stream position below which data is gone
+ * @ctr: the counters user space sees in the header page
  * @win: the window the TRBE is armed with (fill mode)
  * @armed: the TRBE is enabled
  * @trg_fresh: the next arm loads TRBTRG (the first of a session)
@@ -171,10 +195,12 @@ struct trbe_cpu {
 
 	raw_spinlock_t slock;
 	struct trbe_buf *buf;
+	bool closing;
 	struct trbe_geom geom;
 	enum ete_trbe_state state;
 	u64 head;
 	u64 lost_tail;
+	struct trbe_counters ctr;
 	struct trbe_window win;
 	bool armed;
 	bool trg_fresh;
@@ -223,10 +249,15 @@ struct trbe_drv {
 struct trbe_buf *trbe_buf_alloc(int cpu, u64 size);
 void trbe_buf_free(struct trbe_buf *buf);
 void trbe_buf_pad(struct trbe_buf *buf, u64 pos, u64 len);
-void trbe_stream_reset(struct trbe_cpu *tc);
+void trbe_stream_install(struct trbe_cpu *tc, struct trbe_buf *buf);
 void trbe_stream_publish(struct trbe_cpu *tc, u64 head);
 void trbe_stream_gap(struct trbe_cpu *tc, u64 offset, u64 lost, u32 reason);
 void trbe_stream_set_state(struct trbe_cpu *tc, enum ete_trbe_state state);
+void trbe_stream_begin(struct trbe_cpu *tc);
+void trbe_stream_wrapped(struct trbe_cpu *tc);
+void trbe_stream_lost(struct trbe_cpu *tc, u64 bytes);
+void trbe_stream_error(struct trbe_cpu *tc, int err, u64 sr);
+void trbe_stream_trigger(struct trbe_cpu *tc, u64 offset);
 void trbe_stream_wake(struct irq_work *work);
 void trbe_fault_say(struct trbe_cpu *tc);
 u64 trbe_stream_tail(struct trbe_cpu *tc);
@@ -252,7 +283,7 @@ void trbe_pm_forget(void *priv, int cpu);
 struct trbe_cpu *trbe_sink_cpu(void *priv, int cpu);
 
 /* session.c */
-void trbe_cpu_geom_update(struct trbe_cpu *tc);
+void trbe_cpu_geom(const struct trbe_cpu *tc, struct trbe_geom *g);
 int trbe_sink_register(struct trbe_drv *drv);
 void trbe_sink_unregister(struct trbe_drv *drv);
 int trbe_session_start(struct trbe_cpu *tc, struct file *file);

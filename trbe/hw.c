@@ -17,6 +17,7 @@
 
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
+#include <linux/kstrtox.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
 
@@ -75,16 +76,39 @@ static u64 trbe_addr(struct trbe_cpu *tc, u64 base, u64 pos)
 
 /*
  * Fill mode publishes data every trbe_flush_us microseconds (readers are
- * woken at the watermark); 0 publishes only when the TRBE stops, on read
- * and on SNAPSHOT.
+ * woken at the watermark); 0 publishes only when the TRBE stops and on
+ * SNAPSHOT.  The period is bounded: a timer of a few microseconds in hard
+ * IRQ context, each firing a drain, would leave the CPU nothing else.
  */
-static unsigned int trbe_flush_us = 5000;
-module_param_named(flush_us, trbe_flush_us, uint, 0644);
-MODULE_PARM_DESC(flush_us, "fill mode: publish period in microseconds (0: off)");
+#define TRBE_FLUSH_US_MIN	100
+#define TRBE_FLUSH_US_MAX	USEC_PER_SEC
 
-static ktime_t trbe_flush_period(void)
+static unsigned int trbe_flush_us = 5000;
+
+static int trbe_flush_us_set(const char *val, const struct kernel_param *kp)
 {
-	return ns_to_ktime((u64)READ_ONCE(trbe_flush_us) * NSEC_PER_USEC);
+	unsigned int us;
+	int ret = kstrtouint(val, 0, &us);
+
+	if (ret)
+		return ret;
+	if (us && (us < TRBE_FLUSH_US_MIN || us > TRBE_FLUSH_US_MAX))
+		return -ERANGE;
+	WRITE_ONCE(trbe_flush_us, us);
+	return 0;
+}
+
+static const struct kernel_param_ops trbe_flush_us_ops = {
+	.set = trbe_flush_us_set,
+	.get = param_get_uint,
+};
+module_param_cb(flush_us, &trbe_flush_us_ops, &trbe_flush_us, 0644);
+MODULE_PARM_DESC(flush_us, "fill mode: publish period in microseconds, 0 (off) or 100-1000000");
+
+/* The period, read once per use: the parameter may change at any time */
+static ktime_t trbe_flush_period(unsigned int us)
+{
+	return ns_to_ktime((u64)us * NSEC_PER_USEC);
 }
 
 /*
@@ -143,15 +167,14 @@ u64 trbe_ptr_pos(struct trbe_cpu *tc, bool wrapped)
  */
 static int trbe_drop_for_window(struct trbe_cpu *tc, u64 tail, int ret)
 {
-	struct ete_trbe_mmap_page *hdr = tc->buf->hdr;
 	u64 new_tail = trbe_drop_tail(&tc->geom, tc->head, tail);
 
 	if (new_tail == tail)
 		return ret;
-	hdr->lost_bytes += new_tail - tail;
+	trbe_stream_lost(tc, new_tail - tail);
 	trbe_stream_gap(tc, new_tail, new_tail - tail, ETE_TRBE_GAP_DROPPED);
 	tc->lost_tail = new_tail;
-	WRITE_ONCE(hdr->data_lost_tail, new_tail);
+	WRITE_ONCE(tc->buf->hdr->data_lost_tail, new_tail);
 	return trbe_fill_window(&tc->geom, tc->head, new_tail, &tc->win);
 }
 
@@ -169,7 +192,7 @@ static bool trbe_window_short(const struct trbe_cpu *tc, int ret,
 void trbe_publish_lap(struct trbe_cpu *tc, u64 head, bool wrapped)
 {
 	if (wrapped)
-		tc->buf->hdr->wrap_count++;
+		trbe_stream_wrapped(tc);
 	if (head > tc->head + tc->geom.size)
 		trbe_stream_gap(tc, head - tc->geom.size, ETE_TRBE_LOST_UNKNOWN,
 				ETE_TRBE_GAP_OVERWRITTEN);
@@ -286,6 +309,7 @@ static void trbe_flush_local(struct trbe_cpu *tc)
 static enum hrtimer_restart trbe_flush_fn(struct hrtimer *t)
 {
 	struct trbe_cpu *tc = container_of(t, struct trbe_cpu, flush);
+	unsigned int us;
 	bool more;
 
 	raw_spin_lock(&tc->slock);
@@ -294,9 +318,12 @@ static enum hrtimer_restart trbe_flush_fn(struct hrtimer *t)
 		trbe_flush_local(tc);
 	more = more && tc->armed;
 	raw_spin_unlock(&tc->slock);
-	if (more)
-		hrtimer_forward_now(t, trbe_flush_period());
-	return more ? HRTIMER_RESTART : HRTIMER_NORESTART;
+	/* flush_us set to 0 meanwhile: stop, never a zero period */
+	us = READ_ONCE(trbe_flush_us);
+	if (!more || !us)
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, trbe_flush_period(us));
+	return HRTIMER_RESTART;
 }
 
 /* Start the periodic flush on this CPU, unless off or already going. */
@@ -305,7 +332,7 @@ void trbe_flush_start(struct trbe_cpu *tc)
 	unsigned int us = READ_ONCE(trbe_flush_us);
 
 	if (us && tc->cfg.fm == TRBE_FM_FILL && !hrtimer_active(&tc->flush))
-		hrtimer_start(&tc->flush, trbe_flush_period(),
+		hrtimer_start(&tc->flush, trbe_flush_period(us),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
@@ -319,6 +346,30 @@ void trbe_flush_init(struct trbe_cpu *tc)
 {
 	hrtimer_init(&tc->flush, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	tc->flush.function = trbe_flush_fn;
+}
+
+static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
+			      const struct trbe_status *st, bool go_on);
+
+/*
+ * The TRBE is drained and disabled.  An event it signalled (TRBSR.IRQ)
+ * whose interrupt has not been taken yet (the PPI is pending behind the
+ * IRQs this path disabled) is handled here, as the handler would have:
+ * a fill stop's gap, a trigger's offset and STOPPED, a fault's last_error
+ * and FAULT.  Clearing or overwriting TRBSR without that would lose it.
+ * Returns true if there was one; the handler then finds nothing pending
+ * and returns IRQ_NONE.
+ */
+static bool trbe_take_event_local(struct trbe_cpu *tc, u64 sr, bool go_on)
+{
+	struct trbe_status st = trbe_status_decode(sr, tc->cfg.fm, tc->cfg.tm);
+
+	if (st.action == TRBE_ACT_NOT_OURS)
+		return false;
+	trbe_handle_local(tc, sr, &st, go_on);
+	if (!tc->armed)
+		ete_write(&tc->acc, ETE_TRBSR_EL1, trbe_status_clear(sr));
+	return true;
 }
 
 /**
@@ -339,12 +390,15 @@ void trbe_disarm_local(struct trbe_cpu *tc)
 	trbe_drain_local(tc);
 	trbe_disable_local(tc);
 	sr = ete_read(&tc->acc, ETE_TRBSR_EL1);
-	if (tc->cfg.fm == TRBE_FM_FILL)
-		trbe_stream_publish(tc, trbe_ptr_pos(tc, sr & TRBE_SR_WRAP));
-	else
-		trbe_publish_lap(tc, trbe_ptr_pos(tc, sr & TRBE_SR_WRAP),
-				 sr & TRBE_SR_WRAP);
-	ete_write(&tc->acc, ETE_TRBSR_EL1, trbe_status_clear(sr));
+	if (!trbe_take_event_local(tc, sr, false)) {
+		if (tc->cfg.fm == TRBE_FM_FILL)
+			trbe_stream_publish(tc, trbe_ptr_pos(tc,
+							     sr & TRBE_SR_WRAP));
+		else
+			trbe_publish_lap(tc, trbe_ptr_pos(tc, sr & TRBE_SR_WRAP),
+					 sr & TRBE_SR_WRAP);
+		ete_write(&tc->acc, ETE_TRBSR_EL1, trbe_status_clear(sr));
+	}
 	trbe_restore_local(&tc->acc, trfcr);
 }
 
@@ -362,12 +416,14 @@ void trbe_snapshot_local(struct trbe_cpu *tc)
 	trbe_drain_local(tc);
 	trbe_disable_local(tc);
 	sr = ete_read(&tc->acc, ETE_TRBSR_EL1);
-	head = trbe_ptr_pos(tc, sr & TRBE_SR_WRAP);
-	if (tc->cfg.fm == TRBE_FM_FILL)
-		trbe_stream_publish(tc, head);
-	else
-		trbe_publish_lap(tc, head, sr & TRBE_SR_WRAP);
-	trbe_resume_local(tc, head);
+	if (!trbe_take_event_local(tc, sr, true)) {
+		head = trbe_ptr_pos(tc, sr & TRBE_SR_WRAP);
+		if (tc->cfg.fm == TRBE_FM_FILL)
+			trbe_stream_publish(tc, head);
+		else
+			trbe_publish_lap(tc, head, sr & TRBE_SR_WRAP);
+		trbe_resume_local(tc, head);
+	}
 	trbe_restore_local(&tc->acc, trfcr);
 }
 
@@ -405,10 +461,7 @@ void trbe_fault_say(struct trbe_cpu *tc)
 static void trbe_report_fault(struct trbe_cpu *tc, u64 sr,
 			      const struct trbe_status *st)
 {
-	struct ete_trbe_mmap_page *hdr = tc->buf->hdr;
-
-	hdr->last_status = sr;
-	hdr->last_error = -EIO;
+	trbe_stream_error(tc, -EIO, sr);
 	tc->fault_sr = sr;
 	tc->fault_st = *st;
 	tc->fault_unsaid = true;
@@ -418,11 +471,14 @@ static void trbe_report_fault(struct trbe_cpu *tc, u64 sr,
 	ete_session_cpu_error(tc->cpu, -EIO);
 }
 
-/* Act on a decoded status; the TRBE is disabled and drained. */
+/*
+ * Act on a decoded status; the TRBE is disabled and drained.  @go_on:
+ * re-arm or resume where the event allows it (the interrupt, a snapshot);
+ * false when the TRBE is being stopped (only publish and record).
+ */
 static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
-			      const struct trbe_status *st)
+			      const struct trbe_status *st, bool go_on)
 {
-	struct ete_trbe_mmap_page *hdr = tc->buf->hdr;
 	u64 head;
 
 	if (st->action == TRBE_ACT_FAULT) {
@@ -436,7 +492,12 @@ static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
 		trbe_publish_lap(tc, head, st->wrapped);
 	if (st->triggered && !tc->trg_hit) {
 		tc->trg_hit = true;
-		hdr->trigger_offset = head;
+		trbe_stream_trigger(tc, head);
+	}
+	if (!go_on) {
+		if (st->action == TRBE_ACT_TRIG_STOP)
+			trbe_stream_set_state(tc, ETE_TRBE_STATE_STOPPED);
+		return;
 	}
 	switch (st->action) {
 	case TRBE_ACT_FULL:
@@ -496,7 +557,7 @@ irqreturn_t trbe_irq_handler(int irq, void *dev)
 	trfcr = trbe_prohibit_local(&tc->acc);
 	trbe_drain_local(tc);
 	trbe_disable_local(tc);
-	trbe_handle_local(tc, sr, &st);
+	trbe_handle_local(tc, sr, &st, true);
 	if (!tc->armed)
 		ete_write(&tc->acc, ETE_TRBSR_EL1, trbe_status_clear(sr));
 	trbe_restore_local(&tc->acc, trfcr);

@@ -84,7 +84,8 @@ out_unlock:
  * @cpu: this CPU
  *
  * A buffer freed while the CPU was offline is not armed again
- * (trbe_session_release_buf() dropped the saved state).
+ * (ete_session_sink_detach() at the last close made ete.ko forget the
+ * saved state: trbe_pm_forget()).
  *
  * Context: on @cpu with IRQs disabled, before the trace unit is enabled;
  * does not sleep.

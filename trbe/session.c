@@ -18,15 +18,14 @@
 #include "drv.h"
 
 /**
- * trbe_cpu_geom_update() - derive the arithmetic's geometry
+ * trbe_cpu_geom() - the arithmetic's geometry for a CPU's buffer and modes
  * @tc: the CPU, with a buffer
+ * @g: filled in; trbe_geom_valid() says whether the TRBE can use it
  *
- * Context: process context, tc->lock held, TRBE not armed.
+ * Context: tc->lock or tc->slock held (the buffer stays); no side effect.
  */
-void trbe_cpu_geom_update(struct trbe_cpu *tc)
+void trbe_cpu_geom(const struct trbe_cpu *tc, struct trbe_geom *g)
 {
-	struct trbe_geom *g = &tc->geom;
-
 	g->size = tc->buf->size;
 	g->page = PAGE_SIZE;
 	g->align = max_t(u64, tc->id.align, 1);
@@ -35,6 +34,12 @@ void trbe_cpu_geom_update(struct trbe_cpu *tc)
 		g->align = PAGE_SIZE;
 	g->wmark = min(tc->cfg.wmark ?: g->size / 2, g->size);
 	g->errata = tc->errata;
+	/*
+	 * "drop" makes room for a watermark's chunk: no more than it always
+	 * can (0 if nothing can, and trbe_geom_valid() refuses the buffer)
+	 */
+	if (tc->cfg.policy == TRBE_POLICY_DROP)
+		g->wmark = min(g->wmark, trbe_drop_wmark_max(g));
 }
 
 /**
@@ -56,7 +61,8 @@ static bool trbe_sink_present(void *priv, int cpu)
 {
 	struct trbe_cpu *tc = trbe_sink_cpu(priv, cpu);
 
-	return tc && READ_ONCE(tc->present) && READ_ONCE(tc->buf);
+	return tc && READ_ONCE(tc->present) && READ_ONCE(tc->buf) &&
+	       !READ_ONCE(tc->closing);
 }
 
 static bool trbe_mode_valid(s64 mode)
@@ -125,13 +131,13 @@ static int trbe_sink_start(void *priv, int cpu,
 			   const struct ete_sink_settings *s)
 {
 	struct trbe_cpu *tc = trbe_sink_cpu(priv, cpu);
-	struct ete_trbe_mmap_page *hdr;
 	int ret = 0;
 
 	if (!tc)
 		return -ENODEV;
 	raw_spin_lock(&tc->slock);
-	if (!tc->present || !tc->buf) {
+	/* The check trbe_session_release_buf() relies on: under tc->slock */
+	if (!tc->present || !tc->buf || tc->closing) {
 		ret = -ENODEV;
 		goto out_unlock;
 	}
@@ -141,10 +147,14 @@ static int trbe_sink_start(void *priv, int cpu,
 	}
 	if (s)
 		trbe_sink_override(tc, s);
-	hdr = tc->buf->hdr;
-	hdr->last_error = 0;
-	hdr->last_status = 0;
-	hdr->trigger_offset = ETE_TRBE_LOST_UNKNOWN;
+	/* The session's geometry: the modes are fixed until stop_local() */
+	trbe_cpu_geom(tc, &tc->geom);
+	if (!trbe_geom_valid(&tc->geom)) {
+		trbe_sink_restore(tc);
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	trbe_stream_begin(tc);
 	tc->trg_fresh = true;
 	tc->trg_hit = false;
 	tc->in_session = true;
@@ -243,14 +253,16 @@ void trbe_sink_unregister(struct trbe_drv *drv)
  */
 int trbe_session_start(struct trbe_cpu *tc, struct file *file)
 {
+	struct trbe_geom g;
 	int ret;
 
 	if (tc->owner)
 		return -EBUSY;
 	if (!tc->present)
 		return -ENODEV;
-	trbe_cpu_geom_update(tc);
-	if (!trbe_geom_valid(&tc->geom))
+	/* EINVAL before ete.ko is asked; trbe_sink_start() checks again */
+	trbe_cpu_geom(tc, &g);
+	if (!trbe_geom_valid(&g))
 		return -EINVAL;
 	ret = ete_session_start(cpumask_of(tc->cpu), "trbe", &tc->sess);
 	if (ret)
@@ -307,8 +319,8 @@ static void trbe_rearm_one(void *info)
 	struct trbe_cpu *tc = info;
 
 	raw_spin_lock(&tc->slock);
-	if (tc->buf && tc->state == ETE_TRBE_STATE_WAITING && !tc->armed &&
-	    trbe_arm_local(tc))
+	if (tc->buf && !tc->closing && tc->state == ETE_TRBE_STATE_WAITING &&
+	    !tc->armed && trbe_arm_local(tc))
 		trbe_stream_set_state(tc, ETE_TRBE_STATE_RUNNING);
 	raw_spin_unlock(&tc->slock);
 }
@@ -345,39 +357,38 @@ void trbe_session_init(struct trbe_cpu *tc)
 	INIT_DELAYED_WORK(&tc->rearm, trbe_rearm_work);
 }
 
-static void trbe_detach_one(void *info)
-{
-	struct trbe_cpu *tc = info;
-
-	raw_spin_lock(&tc->slock);
-	trbe_disarm_local(tc);
-	raw_spin_unlock(&tc->slock);
-}
-
 /**
- * trbe_session_release_buf() - make sure no TRBE writes to the buffer
- * @tc: the CPU whose buffer is about to be freed
+ * trbe_session_release_buf() - free the buffer at the last close
+ * @tc: the CPU; the file's own session is stopped
  *
- * A session this file did not start (a configfs profile) may still use
- * the buffer: disarm the TRBE and tell ete.ko the sink failed there.
+ * A session this file did not start (a configfs profile, the sysfs
+ * "enable" file) may be using the buffer, armed, waiting for the reader
+ * (fill mode, WAITING) or saved on an offline CPU.  Under tc->slock,
+ * @closing makes trbe_sink_start() refuse this buffer from now on, so
+ * whatever ete.ko does next, nothing arms it again; ete.ko then takes the
+ * CPU out of that session before returning (the trace unit disabled, the
+ * TRBE disarmed by stop_local(), or the saved state forgotten), and the
+ * re-arm work and the flush timer are stopped.  Only then is the buffer
+ * freed: no TRBE, timer or work item can reach it.
  *
  * Context: process context, tc->lock held; sleeps.
  */
 void trbe_session_release_buf(struct trbe_cpu *tc)
 {
-	bool foreign = READ_ONCE(tc->armed);
+	struct trbe_buf *buf;
 	unsigned long flags;
 
-	/* Saved on an offline CPU: never to be restored into this buffer */
 	raw_spin_lock_irqsave(&tc->slock, flags);
-	foreign |= tc->pm.saved;
-	tc->pm.saved = false;
+	tc->closing = true;
 	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	ete_session_sink_detach(&trbe_sink_ops, tc->cpu, -ENODEV);
 	cancel_delayed_work_sync(&tc->rearm);
-	/* Offline, the hotplug callback has disarmed it already */
-	if (foreign)
-		smp_call_function_single(tc->cpu, trbe_detach_one, tc, 1);
 	hrtimer_cancel(&tc->flush);
-	if (foreign)
-		ete_session_cpu_error(tc->cpu, -ENODEV);
+
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	buf = tc->buf;
+	tc->buf = NULL;
+	tc->closing = false;
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	trbe_buf_free(buf);
 }

@@ -36,8 +36,14 @@ enum trbe_cfg_field {
 
 /*
  * Set one configuration field, unless it is busy: the geometry while the
- * device is open (the buffer is allocated at open), the modes while a
- * session or an armed TRBE uses them.
+ * device is open (the buffer is allocated at open; tc->lock), the modes
+ * while any session uses the TRBE, this file's or a foreign one (configfs,
+ * sysfs), whatever its stream state (running, waiting for the reader,
+ * stopped at a trigger).  The modes are checked and changed under
+ * tc->slock, as trbe_sink_start() reads them and sets in_session: a
+ * session cannot start between the check and the change, and the
+ * interrupt handler never decodes TRBSR with a mode the TRBE was not
+ * armed with.
  */
 static ssize_t trbe_cfg_set(struct trbe_cpu *tc, enum trbe_cfg_field f,
 			    u64 val, size_t len)
@@ -46,9 +52,14 @@ static ssize_t trbe_cfg_set(struct trbe_cpu *tc, enum trbe_cfg_field f,
 	ssize_t ret = len;
 
 	mutex_lock(&tc->lock);
-	if (geometry ? tc->open : tc->owner || READ_ONCE(tc->armed)) {
+	if (geometry && tc->open) {
 		ret = -EBUSY;
 		goto out_unlock;
+	}
+	raw_spin_lock_irq(&tc->slock);
+	if (!geometry && (tc->owner || tc->in_session || tc->armed)) {
+		ret = -EBUSY;
+		goto out_unlock_slock;
 	}
 	switch (f) {
 	case TRBE_CFG_SIZE:
@@ -70,6 +81,8 @@ static ssize_t trbe_cfg_set(struct trbe_cpu *tc, enum trbe_cfg_field f,
 		tc->cfg.policy = val;
 		break;
 	}
+out_unlock_slock:
+	raw_spin_unlock_irq(&tc->slock);
 out_unlock:
 	mutex_unlock(&tc->lock);
 	return ret;

@@ -131,6 +131,37 @@ u64 trbe_drop_tail(const struct trbe_geom *g, u64 head, u64 tail)
 EXPORT_SYMBOL_IF_KUNIT(trbe_drop_tail);
 
 /**
+ * trbe_drop_wmark_max() - the largest chunk "drop" can always make room for
+ * @g: the geometry (its @wmark is not used)
+ *
+ * trbe_drop_tail() moves the tail up to the head at most: when the skip
+ * before TRBPTR, a watermark, the guard page of the errata and the page
+ * rounding together exceed the buffer, no tail makes room and every flush
+ * would discard every unread byte (errata geometries, small buffers).
+ * The policy "drop" therefore uses a watermark of at most this.
+ *
+ * Context: any; pure.
+ * Return: the largest power of two w such that, for any head, a tail at
+ * or below head leaves a window of w; 0 if there is none of a page at
+ * least (8KB buffers; 16KB with both errata of window.c's header).
+ */
+u64 trbe_drop_wmark_max(const struct trbe_geom *g)
+{
+	u64 guard = g->errata & BIT(TRBE_ERR_WRITE_OUT_OF_RANGE) ? g->page : 0;
+	u64 skip = g->errata & BIT(TRBE_ERR_OVERWRITE_FILL) ?
+		   g->page + TRBE_OVERWRITE_SKIP : g->align;
+	/* ALIGN(head + skip + w + guard, page) - size <= head */
+	u64 over = skip + guard + g->page - 1;
+	u64 w;
+
+	if (over >= g->size)
+		return 0;
+	w = rounddown_pow_of_two(g->size - over);
+	return w >= g->page ? w : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(trbe_drop_wmark_max);
+
+/**
  * trbe_pos_to_off() - buffer offset of a stream position
  * @g: the geometry
  * @pos: the position

@@ -270,4 +270,27 @@ void ete_session_stop(struct ete_session *sess);
  */
 void ete_session_cpu_error(int cpu, int err);
 
+/**
+ * ete_session_sink_detach() - a sink withdraws from one CPU, now
+ * @ops: the sink
+ * @cpu: the CPU
+ * @err: a negative errno, shown in the unit's "status"
+ *
+ * If a session traces @cpu into @ops, the trace unit of @cpu is disabled
+ * and the sink stopped there (stop_local(), or forget() when @cpu is
+ * offline) before this returns, and the session keeps its other CPUs.
+ * For a sink about to free what it traces into (trbe.ko's buffer at the
+ * last close): ete_session_cpu_error() would stop the CPU later, while
+ * the TRBE could still be armed on the freed buffer.  The sink must
+ * already refuse start_local() on @cpu (its present() false), or a
+ * session could start there again at once.
+ *
+ * Context: process context; sleeps.  Takes the session lock and the CPU
+ * hotplug lock: a sink's own mutexes may be held (they come first, as
+ * when the sink starts a session), its raw spinlocks not.
+ * Return: true if a session lost @cpu.
+ */
+bool ete_session_sink_detach(const struct ete_sink_ops *ops, int cpu,
+			     int err);
+
 #endif /* _ETE_SINK_H */

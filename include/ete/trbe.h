@@ -252,6 +252,7 @@ bool trbe_geom_valid(const struct trbe_geom *g);
 int trbe_fill_window(const struct trbe_geom *g, u64 head, u64 tail,
 		     struct trbe_window *w);
 u64 trbe_drop_tail(const struct trbe_geom *g, u64 head, u64 tail);
+u64 trbe_drop_wmark_max(const struct trbe_geom *g);
 u64 trbe_pos_to_off(const struct trbe_geom *g, u64 pos, bool is_end);
 u64 trbe_wrap_head(const struct trbe_geom *g, u64 head, u64 off,
 		   bool wrapped);

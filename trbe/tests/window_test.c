@@ -154,6 +154,57 @@ static void trbe_drop_tail_table(struct kunit *test)
 	KUNIT_EXPECT_GE(test, w.limit - w.ptr, g.wmark);
 }
 
+/*
+ * The drop policy's watermark bound: with it, a stalled reader (tail a whole
+ * buffer behind) loses less than everything at any head, and a window of a
+ * watermark follows; with twice it, some head loses everything.  8KB, and
+ * 16KB with both errata, leave no chunk of a page at all.
+ */
+static void trbe_drop_wmark_max_walk(struct kunit *test)
+{
+	static const unsigned long errata[] = { 0, OVW, OOR, OVW | OOR };
+	struct trbe_window w;
+	unsigned int e;
+	u64 size;
+
+	for (size = 0x2000; size <= 0x100000; size <<= 1) {
+		for (e = 0; e < ARRAY_SIZE(errata); e++) {
+			struct trbe_geom g = test_geom(errata[e]);
+			bool all_lost = false;
+			u64 wm, head;
+
+			g.size = size;
+			wm = trbe_drop_wmark_max(&g);
+			if (size == 0x2000 ||
+			    (size == 0x4000 && errata[e] == (OVW | OOR))) {
+				KUNIT_EXPECT_EQ(test, wm, 0ULL);
+				continue;
+			}
+			KUNIT_ASSERT_GE(test, wm, g.page);
+			for (head = size; head < 4 * size; head += 0x7c0) {
+				u64 tail;
+
+				g.wmark = wm;
+				tail = trbe_drop_tail(&g, head, head - size);
+				KUNIT_ASSERT_LT_MSG(test, tail, head,
+						    "size %#llx errata %#lx head %#llx",
+						    size, errata[e], head);
+				KUNIT_ASSERT_EQ(test,
+						trbe_fill_window(&g, head, tail, &w),
+						0);
+				KUNIT_ASSERT_GE(test, w.limit - w.ptr, wm);
+				g.wmark = 2 * wm;
+				if (g.wmark <= size &&
+				    trbe_drop_tail(&g, head, head - size) == head)
+					all_lost = true;
+			}
+			KUNIT_EXPECT_TRUE_MSG(test, all_lost || 2 * wm > size,
+					      "size %#llx errata %#lx: %#llx is not the largest",
+					      size, errata[e], wm);
+		}
+	}
+}
+
 static void trbe_geom_valid_edges(struct kunit *test)
 {
 	struct trbe_geom g = test_geom(0);
@@ -214,6 +265,7 @@ static struct kunit_case trbe_window_cases[] = {
 	KUNIT_CASE_PARAM(trbe_fill_window_table, trbe_window_gen_params),
 	KUNIT_CASE(trbe_fill_window_stream_walk),
 	KUNIT_CASE_PARAM(trbe_drop_tail_table, trbe_drop_gen_params),
+	KUNIT_CASE(trbe_drop_wmark_max_walk),
 	KUNIT_CASE(trbe_geom_valid_edges),
 	KUNIT_CASE(trbe_pos_to_off_edges),
 	KUNIT_CASE(trbe_wrap_head_edges),

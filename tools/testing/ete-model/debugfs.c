@@ -227,6 +227,33 @@ static int em_powerdown_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(em_powerdown_fops, em_powerdown_get,
 			 em_powerdown_set, "%llu\n");
 
+static int em_irq_hold_get(void *data, u64 *val)
+{
+	struct em_unit *u = data;
+
+	*val = READ_ONCE(u->irq_hold);
+	return 0;
+}
+
+/*
+ * 1: a TRBE event sets TRBSR_EL1.IRQ but the PPI is not raised (an event
+ * the driver meets before its interrupt handler does); 0: raise it now if
+ * TRBSR_EL1.IRQ is set, and from then on.
+ */
+static int em_irq_hold_set(void *data, u64 val)
+{
+	struct em_unit *u = data;
+
+	if (val > 1)
+		return -EINVAL;
+	WRITE_ONCE(u->irq_hold, val);
+	if (!val)
+		ete_model_irq_release(u->model, u->cpu);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(em_irq_hold_fops, em_irq_hold_get, em_irq_hold_set,
+			 "%llu\n");
+
 static int em_trigger_set(void *data, u64 val)
 {
 	struct em_unit *u = data;
@@ -261,6 +288,8 @@ static int em_stats_show(struct seq_file *s, void *v)
 	seq_printf(s, "powerdowns %lu\nirqs %lu\nbytes_out %lu\nbytes_dropped %lu\n",
 		   READ_ONCE(u->powerdowns), READ_ONCE(u->irqs),
 		   READ_ONCE(u->bytes_out), READ_ONCE(u->bytes_dropped));
+	seq_printf(s, "kernel_oslk_clears %lu\n",
+		   READ_ONCE(u->kernel_oslk_clears));
 	seq_printf(s, "starts %lu\nsyncs %lu\nreplayed %zu\n",
 		   READ_ONCE(u->starts), READ_ONCE(u->syncs),
 		   READ_ONCE(u->gen.replay_pos));
@@ -433,6 +462,8 @@ void em_debugfs_init(struct ete_model *m)
 					   &em_powerdown_fops);
 		debugfs_create_file_unsafe("trigger", 0200, d, u,
 					   &em_trigger_fops);
+		debugfs_create_file_unsafe("irq_hold", 0600, d, u,
+					   &em_irq_hold_fops);
 		debugfs_create_file("replay", 0200, d, u, &em_replay_fops);
 		debugfs_create_file("state", 0444, d, u, &em_state_fops);
 		debugfs_create_file("stats", 0444, d, u, &em_stats_fops);

@@ -110,6 +110,9 @@ void ete_model_set_midr_cpus(struct ete_model *m, u64 midr,
 			     unsigned long cpus);
 enum ete_model_state ete_model_state(struct ete_model *m, int cpu);
 void ete_model_power_down(struct ete_model *m, int cpu);
+void ete_model_cpu_off(struct ete_model *m, int cpu);
+void ete_model_irq_release(struct ete_model *m, int cpu);
+void ete_model_cpu_on(struct ete_model *m, int cpu);
 void ete_model_tick(struct ete_model *m, int cpu, unsigned int bytes);
 void ete_model_trigger(struct ete_model *m, int cpu);
 int ete_model_replay(struct ete_model *m, int cpu, const u8 *buf,

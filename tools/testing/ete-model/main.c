@@ -8,6 +8,7 @@
 
 #include <linux/acpi.h>
 #include <linux/cpu_pm.h>
+#include <linux/cpuhotplug.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/module.h>
@@ -53,6 +54,9 @@ static void em_raise_irq(struct em_unit *u)
 {
 	int virq = u->model->virq;
 
+	/* debugfs irq_hold: the event stays in TRBSR, the PPI low */
+	if (READ_ONCE(u->irq_hold))
+		return;
 	if (virq && smp_processor_id() == u->cpu)
 		irq_set_irqchip_state(virq, IRQCHIP_STATE_PENDING, true);
 }
@@ -290,6 +294,26 @@ static struct notifier_block em_cpu_pm_nb = {
 };
 
 /* ------------------------------------------------------------------ */
+/* CPU hotplug: CPU_OFF powers the core down, the kernel boots it      */
+/* ------------------------------------------------------------------ */
+
+static enum cpuhp_state em_hp_state;
+
+/* Before the CPU runs: the kernel's clear_os_lock() (ops.c) */
+static int em_cpu_up_prepare(unsigned int cpu)
+{
+	ete_model_cpu_on(em_global, cpu);
+	return 0;
+}
+
+/* After the CPU died: its power domain is off */
+static int em_cpu_dead(unsigned int cpu)
+{
+	ete_model_cpu_off(em_global, cpu);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* The override                                                       */
 /* ------------------------------------------------------------------ */
 
@@ -331,6 +355,12 @@ static int __init em_init(void)
 	ret = cpu_pm_register_notifier(&em_cpu_pm_nb);
 	if (ret)
 		goto err_destroy;
+	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN,
+					"ete_model:power", em_cpu_up_prepare,
+					em_cpu_dead);
+	if (ret < 0)
+		goto err_cpu_pm;
+	em_hp_state = ret;
 	em_debugfs_init(em_global);
 	em_override.sysreg_priv = em_global;
 	ret = ete_access_override_register(&em_override);
@@ -342,6 +372,8 @@ static int __init em_init(void)
 
 err_debugfs:
 	em_debugfs_exit();
+	cpuhp_remove_state_nocalls(em_hp_state);
+err_cpu_pm:
 	cpu_pm_unregister_notifier(&em_cpu_pm_nb);
 err_destroy:
 	ete_model_destroy(em_global);
@@ -352,6 +384,7 @@ static void __exit em_exit(void)
 {
 	ete_access_override_unregister(&em_override);
 	em_debugfs_exit();
+	cpuhp_remove_state_nocalls(em_hp_state);
 	cpu_pm_unregister_notifier(&em_cpu_pm_nb);
 	ete_model_destroy(em_global);
 }

@@ -185,6 +185,7 @@ struct em_pm {
 	u64 trc[(ETE_REG_TRC_LAST + 4) / 4];
 	u64 trb[5];
 	bool snap_valid;
+	bool relock;
 	u64 lock_trfcr;
 	bool lock_trbe_en;
 	unsigned long checks;
@@ -256,12 +257,14 @@ struct em_unit {
 	unsigned long saves;
 	unsigned long restores;
 	unsigned long powerdowns;
+	unsigned long kernel_oslk_clears;
 	unsigned long irqs;
 	unsigned long bytes_out;
 	unsigned long bytes_dropped;
 	unsigned long starts;
 	unsigned long syncs;
 	bool pd_armed;
+	bool irq_hold;
 	struct em_pm pm;
 
 	/* deferred work on the owning CPU */

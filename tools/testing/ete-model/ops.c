@@ -535,7 +535,9 @@ EXPORT_SYMBOL_GPL(ete_model_state);
 void ete_model_power_down(struct ete_model *m, int cpu)
 {
 	EM_UNIT_LOCKED(m, cpu, ({
-		em_pm_snapshot(__u);
+		/* a second power-down before the restore loses nothing new */
+		if (!__u->pm.snap_valid)
+			em_pm_snapshot(__u);
 		em_unit_reset(__u);
 		__u->sticky_pd = true;
 		__u->trfcr = em_unknown(__u, em_reg_wmask(__u->prof,
@@ -545,6 +547,80 @@ void ete_model_power_down(struct ete_model *m, int cpu)
 	}));
 }
 EXPORT_SYMBOL_GPL(ete_model_power_down);
+
+/**
+ * ete_model_irq_release() - raise a TRBE interrupt that irq_hold kept low
+ * @m: the instance
+ * @cpu: the PE
+ *
+ * Context: process context.
+ */
+void ete_model_irq_release(struct ete_model *m, int cpu)
+{
+	EM_UNIT_LOCKED(m, cpu, ({
+		if (__u->trbsr & EM_TRBSR_IRQ)
+			__u->irq_req = true;
+	}));
+}
+EXPORT_SYMBOL_GPL(ete_model_irq_release);
+
+/**
+ * ete_model_cpu_off() - the PE was turned off (CPU offline, PSCI CPU_OFF)
+ * @m: the instance
+ * @cpu: the PE, dead
+ *
+ * CPU_OFF powers the core down: the trace unit and the TRBE lose their
+ * state as in ete_model_power_down(), and the OS Lock takes its Cold
+ * reset value, locked (OSLSR_EL1.OSLK resets to 1).  What a unit that was
+ * tracing lost is kept for the driver's restore, as at a CPU PM
+ * power-down; an idle unit loses nothing anyone wanted.
+ *
+ * Context: process context, @cpu dead (the CPU hotplug PREPARE teardown).
+ */
+void ete_model_cpu_off(struct ete_model *m, int cpu)
+{
+	EM_UNIT_LOCKED(m, cpu, ({
+		bool tracing = __u->trc[ETE_TRCPRGCTLR / 4] & EM_PRGCTLR_EN;
+
+		/* a second power-down before the restore loses nothing new */
+		if ((__u->oslk || tracing) && !__u->pm.snap_valid)
+			em_pm_snapshot(__u);
+		/* locked by the driver's save: its restore locks again */
+		__u->pm.relock = __u->oslk;
+		em_unit_reset(__u);
+		__u->sticky_pd = true;
+		__u->trfcr = em_unknown(__u, em_reg_wmask(__u->prof,
+							  ETE_TRFCR_EL1, 0));
+		__u->trfcr_eff = __u->trfcr;
+		__u->oslk = true;
+		__u->powerdowns++;
+	}));
+}
+EXPORT_SYMBOL_GPL(ete_model_cpu_off);
+
+/**
+ * ete_model_cpu_on() - the PE boots again (CPU online)
+ * @m: the instance
+ * @cpu: the PE, about to run
+ *
+ * The kernel clears the OS Lock of every CPU it brings up
+ * (arch/arm64/kernel/debug-monitors.c: clear_os_lock(), at
+ * CPUHP_AP_ARM64_DEBUG_MONITORS_STARTING, before any driver's online
+ * callback): so does the model, before the PE runs.  That is the
+ * kernel's write, not the driver's restore: a saved state stays to be
+ * compared when the driver clears the lock it sets again (power.c).
+ *
+ * Context: process context, @cpu not yet running (CPU hotplug PREPARE).
+ */
+void ete_model_cpu_on(struct ete_model *m, int cpu)
+{
+	EM_UNIT_LOCKED(m, cpu, ({
+		__u->oslk = false;
+		__u->csync_pending = false;
+		__u->kernel_oslk_clears++;
+	}));
+}
+EXPORT_SYMBOL_GPL(ete_model_cpu_on);
 
 /**
  * ete_model_tick() - run a unit's trace generation once

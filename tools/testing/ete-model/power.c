@@ -35,6 +35,15 @@ void em_pm_lock_changed(struct em_unit *u, bool lock)
 	struct em_pm *pm = &u->pm;
 
 	if (lock) {
+		/*
+		 * Locked again after a power-down that the kernel's own
+		 * clear_os_lock() followed (a CPU that came online): the
+		 * values of the lock before the power-down still stand.
+		 */
+		if (pm->relock) {
+			pm->relock = false;
+			return;
+		}
 		pm->lock_trfcr = u->trfcr;
 		pm->lock_trbe_en = u->trblimitr & EM_TRBLIMITR_E;
 		return;

@@ -215,9 +215,10 @@ static void em_set_oslk(struct em_unit *u, bool lock, bool mmio)
 {
 	if (lock == u->oslk)
 		return;
-	if (lock)
+	/* the lock of a restore after a CPU_OFF is not a save (power.c) */
+	if (lock && !u->pm.relock)
 		u->saves++;
-	else
+	else if (!lock)
 		u->restores++;
 	u->oslk = lock;
 	em_pm_lock_changed(u, lock);
@@ -478,6 +479,14 @@ static void em_write_prgctlr(struct em_unit *u, u64 val, bool mmio)
 	    u->state != EM_IDLE && u->state != EM_RUNNING &&
 	    em_flag(u, EM_RMDZDN, ETE_TRCPRGCTLR, val, true))
 		return;
+	/*
+	 * A fresh enable, not a restore (which writes EN under the OS
+	 * Lock): a state kept from an earlier power-down is nobody's now.
+	 */
+	if (!(*en & EM_PRGCTLR_EN) && (val & EM_PRGCTLR_EN) && !u->oslk) {
+		u->pm.snap_valid = false;
+		u->pm.relock = false;
+	}
 	*en = val & EM_PRGCTLR_EN;
 	/* RKNQWS: a direct write takes effect at the next CSE */
 	if (mmio)

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Judge the test rig's runs and print one summary.
 
-A VM run leaves a folder (see run-vm.sh and init): console.log (everything
-the kernel printed, up to a crash), events (what init ran and how it ended),
+A VM run leaves a folder (see run-vm.sh and init): console.log (what the
+console printed, up to a crash: errors and worse, and init's own output),
+kmsg (the whole kernel log, streamed from /dev/kmsg while the VM runs),
+events (what init ran and how it ended),
 kunit/<suite>.ktap (each suite's debugfs results), ksft/<prog>.tap,
 sh/<name>.log, kmemleak, qemu.rc and plan (the manifest lines in force).
 Host-side suites leave TAP files.
@@ -39,6 +41,8 @@ SPLAT_PATTERNS = [
 ]
 SPLAT_RE = re.compile("|".join(SPLAT_PATTERNS))
 TIMESTAMP_RE = re.compile(r"^\[\s*\d+\.\d+\]\s?")
+# /dev/kmsg records: "LEVEL,SEQ,USEC,FLAGS;message"
+KMSG_RE = re.compile(r"^\d+,\d+,\d+,[^;]*;")
 TAP_LINE_RE = re.compile(r"^(not ok|ok)\s+(\d+)\s*-?\s*([^#]*?)\s*(#\s*(.*))?$")
 PLAN_RE = re.compile(r"^1\.\.(\d+)")
 
@@ -113,7 +117,7 @@ def suite_block_from_console(console_lines, suite):
     inside = False
     end_re = re.compile(r"^(not ok|ok) \d+ " + re.escape(suite) + r"\s*$")
     for raw in console_lines:
-        line = TIMESTAMP_RE.sub("", raw.rstrip("\n"))
+        line = TIMESTAMP_RE.sub("", KMSG_RE.sub("", raw.rstrip("\n")))
         if not inside:
             if line.strip() == f"# Subtest: {suite}":
                 inside = True
@@ -197,7 +201,7 @@ def splats(console_lines):
     """Return the kernel log lines that report a problem."""
     found = []
     for raw in console_lines:
-        line = TIMESTAMP_RE.sub("", raw.rstrip("\n"))
+        line = TIMESTAMP_RE.sub("", KMSG_RE.sub("", raw.rstrip("\n")))
         if line.startswith("@@RIG"):
             continue
         if SPLAT_RE.search(line):
@@ -208,7 +212,10 @@ def splats(console_lines):
 def judge_run(label, run_dir, out):
     """Judge one VM run; print a line per suite to out; return a Tally."""
     total = Tally()
-    console_lines = read(os.path.join(run_dir, "console.log")).splitlines()
+    # The console shows errors and worse (run-vm.sh: loglevel=4); the whole
+    # log, warnings and lockdep included, is kmsg.  Both are searched.
+    console_lines = (read(os.path.join(run_dir, "console.log")).splitlines() +
+                     read(os.path.join(run_dir, "kmsg")).splitlines())
     events = parse_events(read(os.path.join(run_dir, "events")))
     qemu_rc = read(os.path.join(run_dir, "qemu.rc"), "missing").strip()
 

@@ -64,6 +64,12 @@ decode_loads() {
 	! grep -Eq 'Failed to create memory accessor|ss2_dcdtree|Missing' "$out"
 }
 
+# boot_log RUNDIR: the whole kernel log of a run (kmsg; the console shows
+# errors only, run-vm.sh), or the console of a run recorded before that
+boot_log() {
+	if [ -s "$1/kmsg" ]; then echo "$1/kmsg"; else echo "$1/console.log"; fi
+}
+
 # machine_ok SNAP CONSOLE VERSION MANIFEST_DIR: SNAP/machine.txt names
 # etecap VERSION, the kernel and CPUs the boot log CONSOLE shows (the
 # MIDR_EL1 of each CPU, its "Booting Linux"/"Booted secondary processor"
@@ -169,7 +175,7 @@ for run in "$@"; do
 		buf=$(buffers "$snap" | awk 'NR == 1 { print $1 }')
 		decode_loads "$snap" "$buf"
 		tap $? "$name: -decode loads the $(grep -c '^saved' "$snap/memory.txt" 2>/dev/null) memory image(s)"
-		msg=$(machine_ok "$snap" "$build/runs/$run/console.log" "$version" "$here/../manifest.d")
+		msg=$(machine_ok "$snap" "$(boot_log "$build/runs/$run")" "$version" "$here/../manifest.d")
 		tap $? "$name: machine.txt: ${msg%%$'\n'*}"
 		diag "$msg"
 	done
@@ -250,7 +256,7 @@ if [ -n "$first" ] && [ -s "$first/machine.txt" ]; then
 	mkdir -p "$bad"
 	sed "s/^etecap_version=.*/etecap_version=$version-other/" "$first/machine.txt" \
 		>"$bad/machine.txt"
-	msg=$(machine_ok "$bad" "$build/runs/$run/console.log" "$version" "$here/../manifest.d")
+	msg=$(machine_ok "$bad" "$(boot_log "$build/runs/$run")" "$version" "$here/../manifest.d")
 	[ $? != 0 ] && [[ $msg == *"etecap_version=$version-other, expected $version"* ]]
 	tap $? "self-test: a machine.txt naming version $version-other is refused"
 else

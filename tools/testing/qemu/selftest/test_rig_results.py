@@ -5,7 +5,8 @@
 Two kinds of case: small synthetic documents for the KTAP/TAP corner cases,
 and runs recorded from the real VM (recorded/<name>/), one clean and one for
 each way a run must fail: a failing KUnit case, a failing kselftest, a
-WARN_ON, an oops, a KASAN report, a kmemleak report and a hung VM.  Each
+WARN_ON (on the console, and only in the streamed kmsg: warn_kmsg), an
+oops, a KASAN report, a kmemleak report and a hung VM.  Each
 recorded run says in its "expect" file whether it must pass or fail and
 which failure line must be among the reasons.
 """
@@ -146,6 +147,10 @@ def splat_patterns_match_reports_not_boot_messages():
         "[    5.8] kmemleak: 2 new suspected memory leaks",
     ]
     assert len(rig_results.splats(bad)) == len(bad), rig_results.splats(bad)
+    # the same records as /dev/kmsg gives them (init's OUTDIR/kmsg)
+    kmsg = ["4,%d,5100000,-;%s" % (n, rig_results.TIMESTAMP_RE.sub("", l))
+            for n, l in enumerate(bad)] + ["4,99,5200000,-;Call trace:"]
+    assert len(rig_results.splats(kmsg)) == len(kmsg), rig_results.splats(kmsg)
 
 
 def recorded_case(name):

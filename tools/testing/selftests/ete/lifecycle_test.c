@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lifecycles and interleavings of trbe.ko and ete.ko against the model
+ * (issue 15): what happens when a file closes under a session it did not
+ * start, when a session ends while its CPU is offline, when user space
+ * writes its mapping of the header page, when flush_us changes under a
+ * running session, when the modes are written under a foreign session,
+ * and the drop policy's geometry.  Each case was seen failing on the code
+ * before its fix (Documentation/testing.rst, "lifecycle_test").
+ *
+ * CPU 2 is the CPU under test (the test sink is switched off, so trbe.ko
+ * is the sink there); CPU 1 takes the close/start race; CPU 3 the hotplug.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "ete_file_io.h"
+#include "trbe_model.h"
+
+#define PROFILES	"/sys/kernel/config/ete/profiles"
+#define UNIT		"/sys/class/ete/ete%d/%s"
+#define SINK		"/sys/kernel/debug/ete_test_sink/"
+#define FLUSH_US	"/sys/module/trbe/parameters/flush_us"
+#define CPU		2
+#define HP_CPU		3
+#define RACE_CPU	1
+
+static char path_buf[512];
+
+static const char *prof_path(const char *prof, const char *file)
+{
+	snprintf(path_buf, sizeof(path_buf), PROFILES "/%s/%s", prof, file);
+	return path_buf;
+}
+
+static int pput(const char *prof, const char *file, const char *val)
+{
+	return put(prof_path(prof, file), val);
+}
+
+static int mkprof(const char *prof)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), PROFILES "/%s", prof);
+	return mkdir(p, 0755) ? -errno : 0;
+}
+
+static void rmprof(const char *prof)
+{
+	char p[256];
+
+	pput(prof, "active", "0");
+	snprintf(p, sizeof(p), PROFILES "/%s", prof);
+	rmdir(p);
+}
+
+static int unit_get(int cpu, const char *file, char *buf, size_t len)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), UNIT, cpu, file);
+	return get(p, buf, len);
+}
+
+static int unit_put(int cpu, const char *file, const char *val)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), UNIT, cpu, file);
+	return put(p, val);
+}
+
+static bool unit_enabled(int cpu)
+{
+	char buf[16];
+
+	return unit_get(cpu, "enable", buf, sizeof(buf)) > 0 && buf[0] == '1';
+}
+
+static bool status_has(int cpu, const char *what)
+{
+	char buf[1024];
+
+	return unit_get(cpu, "status", buf, sizeof(buf)) > 0 &&
+	       strstr(buf, what);
+}
+
+static int set_online(int cpu, int on)
+{
+	char p[64];
+
+	snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return put(p, on ? "1" : "0");
+}
+
+static long long accesses(int cpu)
+{
+	return model_stat(cpu, "reads") + model_stat(cpu, "writes");
+}
+
+static bool have_rig(void)
+{
+	return !access(MODEL, F_OK) && !access(PROFILES, F_OK) &&
+	       !access("/dev/trbe2", F_OK) && !access(FLUSH_US, F_OK);
+}
+
+FIXTURE(lc) {
+	bool ready;
+	char sink_present[32];
+	char viol[4096];
+};
+
+FIXTURE_SETUP(lc)
+{
+	int cpu;
+
+	self->ready = have_rig();
+	if (!self->ready)
+		SKIP(return, "model, configfs or trbe.ko missing");
+	/* trbe.ko is the sink on every CPU here */
+	self->sink_present[0] = 0;
+	if (get(SINK "present", self->sink_present,
+		sizeof(self->sink_present)) > 0)
+		put(SINK "present", "0");
+	for (cpu = 0; cpu < 4; cpu++) {
+		unit_put(cpu, "enable", "0");
+		model_set(cpu, "violations", "0");
+		model_set(cpu, "fault", "none");
+		model_set(cpu, "irq_hold", "0");
+		model_set(cpu, "rate", "0");
+		model_replay(cpu, NULL, 0);
+	}
+}
+
+FIXTURE_TEARDOWN(lc)
+{
+	int cpu;
+
+	if (!self->ready)
+		return;
+	rmprof("t_lc");
+	put(FLUSH_US, "5000");
+	set_online(HP_CPU, 1);
+	for (cpu = 0; cpu < 4; cpu++) {
+		unit_put(cpu, "enable", "0");
+		model_set(cpu, "irq_hold", "0");
+		model_set(cpu, "fault", "none");
+		model_replay(cpu, NULL, 0);
+		EXPECT_EQ(0, model_violations(cpu, self->viol,
+					      sizeof(self->viol)))
+			TH_LOG("cpu%d violations:\n%s", cpu, self->viol);
+		model_set(cpu, "rate", "64");
+		trbe_set(cpu, "buffer_size", "1048576");
+		trbe_set(cpu, "watermark", "0");
+		trbe_set(cpu, "fill_mode", "fill");
+		trbe_set(cpu, "trigger_mode", "ignore");
+		trbe_set(cpu, "when_behind", "stop");
+	}
+	if (self->sink_present[0])
+		put(SINK "present", self->sink_present);
+}
+
+/*
+ * A configfs session on CPU 2 waits for the reader (fill mode, nobody
+ * reading: WAITING, the TRBE disarmed).  Closing /dev/trbe2 frees the
+ * buffer: the session must lose CPU 2 before the close returns (its unit
+ * disabled, the reason in "status"), not go on with a trace unit enabled
+ * and no sink.  Before the fix the unit stayed enabled.
+ */
+TEST_F_TIMEOUT(lc, close_detaches_waiting_foreign_session, 60)
+{
+	unsigned char *seq = seq_bytes(0, 64 * KB);
+	struct tbuf t = { 0 };
+
+	if (!self->ready)
+		return;
+	model_configure(CPU, "16384", "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, tbuf_open(&t, CPU));
+	ASSERT_EQ(0, model_replay(CPU, seq, 64 * KB));
+	ASSERT_EQ(0, mkprof("t_lc"));
+	ASSERT_EQ(0, pput("t_lc", "cpus", "2"));
+	ASSERT_EQ(0, pput("t_lc", "active", "1"));
+	ASSERT_EQ(0, tbuf_wait_state(&t, ETE_TRBE_STATE_WAITING, 20));
+	EXPECT_TRUE(unit_enabled(CPU));
+	tbuf_close(&t);
+	EXPECT_FALSE(unit_enabled(CPU));
+	EXPECT_TRUE(status_has(CPU, "owner: none"));
+	EXPECT_TRUE(status_has(CPU, "released"));
+	/* mode files are free again, the profile can stop */
+	EXPECT_EQ(0, trbe_set(CPU, "fill_mode", "wrap"));
+	EXPECT_EQ(0, pput("t_lc", "active", "0"));
+	free(seq);
+}
+
+/* While a foreign session waits, the mode files of its TRBE are busy */
+TEST_F_TIMEOUT(lc, modes_busy_under_foreign_session, 60)
+{
+	unsigned char *seq = seq_bytes(0, 64 * KB);
+	struct tbuf t = { 0 };
+
+	if (!self->ready)
+		return;
+	model_configure(CPU, "16384", "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, tbuf_open(&t, CPU));
+	ASSERT_EQ(0, model_replay(CPU, seq, 64 * KB));
+	ASSERT_EQ(0, mkprof("t_lc"));
+	ASSERT_EQ(0, pput("t_lc", "cpus", "2"));
+	ASSERT_EQ(0, pput("t_lc", "active", "1"));
+	ASSERT_EQ(0, tbuf_wait_state(&t, ETE_TRBE_STATE_WAITING, 20));
+	EXPECT_EQ(-EBUSY, trbe_set(CPU, "fill_mode", "wrap"));
+	EXPECT_EQ(-EBUSY, trbe_set(CPU, "trigger_mode", "stop"));
+	EXPECT_EQ(-EBUSY, trbe_set(CPU, "trigger_count", "4096"));
+	EXPECT_EQ(-EBUSY, trbe_set(CPU, "when_behind", "drop"));
+	ASSERT_EQ(0, pput("t_lc", "active", "0"));
+	EXPECT_EQ(0, trbe_set(CPU, "fill_mode", "wrap"));
+	tbuf_close(&t);
+	free(seq);
+}
+
+/*
+ * The close of /dev/trbe1 races a configfs profile starting and stopping
+ * on CPU 1 (before the fix: KASAN vmalloc-out-of-bounds in the model's
+ * TRBE writing into the freed buffer within a minute).  Afterwards CPU 1
+ * traces normally.  20 s; the seed of the sleeps is printed.
+ */
+struct race {
+	int stop;		/* __atomic */
+	long opens, starts, refused;
+};
+
+static void *race_closer(void *arg)
+{
+	struct race *r = arg;
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+		struct tbuf t = { 0 };
+
+		if (!tbuf_open(&t, RACE_CPU)) {
+			usleep(rand() % 2000);
+			tbuf_close(&t);
+			r->opens++;
+		} else if (t.fd >= 0) {
+			close(t.fd);
+		}
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(lc, close_races_profile_start, 120)
+{
+	unsigned int seed = getpid();
+	struct race r = { 0 };
+	struct tbuf t = { 0 };
+	pthread_t th;
+	double end;
+
+	if (!self->ready)
+		return;
+	srand(seed);
+	model_configure(RACE_CPU, "16384", "fill", "ignore", "0", "stop");
+	model_set(RACE_CPU, "rate", "1024");
+	ASSERT_EQ(0, mkprof("t_lc"));
+	ASSERT_EQ(0, pput("t_lc", "cpus", "1"));
+	ASSERT_EQ(0, pthread_create(&th, NULL, race_closer, &r));
+	end = now_s() + 20;
+	while (now_s() < end) {
+		if (!pput("t_lc", "active", "1"))
+			r.starts++;
+		else
+			r.refused++;
+		usleep(rand() % 1000);
+		pput("t_lc", "active", "0");
+	}
+	__atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	printf("# seed %u: %ld opens, %ld starts, %ld refused\n", seed,
+	       r.opens, r.starts, r.refused);
+	EXPECT_LT(0, r.opens);
+	EXPECT_LT(0, r.starts);
+	EXPECT_FALSE(unit_enabled(RACE_CPU));
+	/* A plain capture on CPU 1 still works */
+	model_set(RACE_CPU, "rate", "0");
+	ASSERT_EQ(0, tbuf_open(&t, RACE_CPU));
+	model_set(RACE_CPU, "rate", "256");
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	usleep(200000);
+	EXPECT_LT((__u64)0, tbuf_wait_quiet(&t, 5));
+	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	tbuf_close(&t);
+}
+
+static void ended_offline(struct __test_metadata *_metadata,
+			  struct _test_data_lc *self, int cpu, const char *size)
+{
+	unsigned char *seq = seq_bytes(0, 256 * KB);
+	long long clears0 = model_stat(cpu, "kernel_oslk_clears");
+	struct checker c = { 0 };
+	struct tbuf t = { 0 };
+	double end;
+
+	model_configure(cpu, size, "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, tbuf_open(&t, cpu));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	ASSERT_EQ(0, set_online(cpu, 0));
+	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	ASSERT_EQ(0, set_online(cpu, 1));
+	EXPECT_EQ(clears0 + 1, model_stat(cpu, "kernel_oslk_clears"));
+
+	/* the sysfs path starts and stops (into this buffer) */
+	EXPECT_EQ(0, unit_put(cpu, "enable", "1"));
+	EXPECT_EQ(0, unit_put(cpu, "enable", "0"));
+	/* and a fresh /dev/trbe<N> streams, window after window */
+	tbuf_close(&t);
+	ASSERT_EQ(0, tbuf_open(&t, cpu));
+	ASSERT_EQ(0, model_replay(cpu, seq, 256 * KB));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	end = now_s() + 60;
+	while (c.next < 256 * KB && c.bad == 0 && now_s() < end) {
+		tbuf_drain(&t, &c);
+		usleep(2000);
+	}
+	EXPECT_EQ(256 * KB, c.next);
+	EXPECT_EQ((__u64)0, c.bad)
+		TH_LOG("cpu%d: %llu bytes in sequence, then %llu that are not; "
+		       "head %llu, first bytes %02x %02x %02x %02x", cpu,
+		       (unsigned long long)c.bytes, (unsigned long long)c.bad,
+		       (unsigned long long)tbuf_head(&t), t.data[0], t.data[1],
+		       t.data[2], t.data[3]);
+	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	tbuf_close(&t);
+	free(seq);
+}
+
+/*
+ * A session ends while its CPU is offline; the CPU comes back.  The kernel
+ * cleared the OS Lock at online (the model does what debug-monitors does),
+ * trbe.ko must reset the TRBE and enable its interrupt: 256 KB then stream
+ * through a 16 KB buffer, which needs the TRBE interrupt at every window.
+ * Before the fix every start on that CPU timed out.  CPU 1 (no errata),
+ * and CPU 3, the N2 of the model, with a 64 KB buffer.
+ */
+TEST_F_TIMEOUT(lc, session_ended_offline_cpu_traces_again, 120)
+{
+	if (!self->ready)
+		return;
+	ended_offline(_metadata, self, 1, "16384");
+}
+
+TEST_F_TIMEOUT(lc, session_ended_offline_errata_cpu_traces_again, 120)
+{
+	if (!self->ready)
+		return;
+	ended_offline(_metadata, self, HP_CPU, "65536");
+}
+
+/* Wait up to @secs for the model's TRBE interrupt count to pass @n */
+static int wait_irqs(int cpu, long long n, double secs)
+{
+	double end = now_s() + secs;
+
+	while (model_stat(cpu, "irqs") <= n) {
+		if (now_s() > end)
+			return -1;
+		usleep(2000);
+	}
+	return 0;
+}
+
+/*
+ * The TRBE stopped at a trigger and its interrupt was not taken yet (the
+ * model holds the PPI low): SNAPSHOT handles the event as the handler
+ * would, STOPPED and the trigger offset.  Before the fix SNAPSHOT resumed
+ * the TRBE over it: state RUNNING, no trigger offset.
+ */
+TEST_F_TIMEOUT(lc, snapshot_takes_pending_trigger_stop, 60)
+{
+	unsigned char *seq = seq_bytes(0, 64 * KB);
+	struct ete_trbe_status st;
+	struct tbuf t = { 0 };
+	long long irqs0;
+	__u64 h1;
+
+	if (!self->ready)
+		return;
+	model_configure(CPU, "1048576", "fill", "stop", "4096", "stop");
+	ASSERT_EQ(0, model_replay(CPU, seq, 32 * KB));
+	ASSERT_EQ(0, tbuf_open(&t, CPU));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	h1 = tbuf_wait_quiet(&t, 10);
+	ASSERT_LE(32 * KB, h1);
+	ASSERT_EQ(0, model_set(CPU, "irq_hold", "1"));
+	irqs0 = model_stat(CPU, "irqs");
+	ASSERT_EQ(0, model_set(CPU, "trigger", "1"));
+	ASSERT_EQ(0, model_replay(CPU, seq + 32 * KB, 32 * KB));
+	ASSERT_EQ(0, wait_irqs(CPU, irqs0, 10));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_SNAPSHOT));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STATUS, &st));
+	EXPECT_EQ((__u32)ETE_TRBE_STATE_STOPPED, st.state);
+	EXPECT_EQ(h1 + 4096, st.data_head);
+	EXPECT_EQ(h1 + 4096, t.hdr->trigger_offset);
+	ASSERT_EQ(0, model_set(CPU, "irq_hold", "0"));
+	usleep(50000);
+	EXPECT_EQ((__u32)ETE_TRBE_STATE_STOPPED, tbuf_state(&t));
+	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	tbuf_close(&t);
+	free(seq);
+}
+
+/*
+ * The TRBE faulted and its interrupt was not taken yet: STOP records the
+ * fault (FAULT, last_error, a FAULT gap) before it clears TRBSR.  Before
+ * the fix the fault vanished: state IDLE, last_error 0.
+ */
+TEST_F_TIMEOUT(lc, stop_takes_pending_fault, 60)
+{
+	struct ete_trbe_status st;
+	struct tbuf t = { 0 };
+	long long irqs0;
+	__u64 n;
+
+	if (!self->ready)
+		return;
+	model_configure(CPU, "65536", "fill", "ignore", "0", "stop");
+	model_set(CPU, "rate", "64");
+	ASSERT_EQ(0, tbuf_open(&t, CPU));
+	ASSERT_EQ(0, model_set(CPU, "irq_hold", "1"));
+	ASSERT_EQ(0, model_set(CPU, "fault", "abort"));
+	irqs0 = model_stat(CPU, "irqs");
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	ASSERT_EQ(0, wait_irqs(CPU, irqs0, 10));
+	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STATUS, &st));
+	EXPECT_EQ((__u32)ETE_TRBE_STATE_FAULT, st.state);
+	EXPECT_EQ(-EIO, st.last_error);
+	EXPECT_NE((__u64)0, st.last_status);
+	ASSERT_LT((__u64)0, st.gap_count);
+	n = st.gap_count - 1;
+	EXPECT_EQ((__u32)ETE_TRBE_GAP_FAULT,
+		  t.hdr->gaps[n % ETE_TRBE_MAX_GAPS].reason);
+	model_set(CPU, "fault", "none");
+	ASSERT_EQ(0, model_set(CPU, "irq_hold", "0"));
+	tbuf_close(&t);
+}
+
+/*
+ * The unit does not reach Idle when its CPU goes offline (the model's
+ * delay -1: never): the save times out and the CPU goes anyway.  Nothing
+ * of the session may outlive the CPU: before the fix the TRBE's flush
+ * timer migrated to another CPU and drained CPU 3's TRBE from there (the
+ * model's off-CPU violation), and in_session stayed set.  The session
+ * loses CPU 3 with the error; after online the file starts again.
+ */
+TEST_F_TIMEOUT(lc, offline_save_timeout_leaves_nothing_behind, 90)
+{
+	char delay[32] = "", p[128];
+	struct tbuf t = { 0 };
+	int i;
+
+	if (!self->ready)
+		return;
+	snprintf(p, sizeof(p), MODEL "cpu%d/delay", HP_CPU);
+	ASSERT_LT(0, get(p, delay, sizeof(delay)));
+	model_configure(HP_CPU, "65536", "fill", "ignore", "0", "stop");
+	model_set(HP_CPU, "rate", "64");
+	ASSERT_EQ(0, tbuf_open(&t, HP_CPU));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	usleep(50000);
+	ASSERT_EQ(0, model_set(HP_CPU, "delay", "-1"));
+	ASSERT_EQ(0, set_online(HP_CPU, 0));
+	usleep(300000);
+	EXPECT_EQ(0, model_violations(HP_CPU, self->viol, sizeof(self->viol)))
+		TH_LOG("cpu%d violations:\n%s", HP_CPU, self->viol);
+	model_set(HP_CPU, "violations", "0");
+	ASSERT_EQ(0, put(p, delay));
+	ASSERT_EQ(0, set_online(HP_CPU, 1));
+	for (i = 0; i < 200 && !status_has(HP_CPU, "owner: none"); i++)
+		usleep(10000);
+	EXPECT_TRUE(status_has(HP_CPU, "owner: none"));
+	EXPECT_TRUE(status_has(HP_CPU, "ETIMEDOUT"));
+	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	tbuf_close(&t);
+}
+
+/*
+ * STATUS reports the kernel's counters, not what a process wrote into its
+ * mapping of the header page (before the fix: gap_count 777777).
+ */
+TEST_F(lc, status_ignores_forged_header)
+{
+	struct ete_trbe_status st;
+	struct tbuf t = { 0 };
+
+	if (!self->ready)
+		return;
+	model_configure(CPU, "16384", "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, tbuf_open(&t, CPU));
+	t.hdr->gap_count = 777777;
+	t.hdr->lost_bytes = 888888;
+	t.hdr->wrap_count = 999999;
+	t.hdr->last_error = -5;
+	t.hdr->last_status = 0x1234;
+	t.hdr->trigger_offset = 4242;
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STATUS, &st));
+	EXPECT_EQ((__u64)0, st.gap_count);
+	EXPECT_EQ((__u64)0, st.lost_bytes);
+	EXPECT_EQ((__u64)0, st.wrap_count);
+	EXPECT_EQ(0, st.last_error);
+	EXPECT_EQ((__u64)0, st.last_status);
+	/* a session's first gap is the kernel's first, written out */
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STATUS, &st));
+	EXPECT_GT((__u64)100, st.gap_count);
+	EXPECT_EQ(st.gap_count, t.hdr->gap_count);
+	EXPECT_EQ((__u64)0, st.lost_bytes);
+	tbuf_close(&t);
+}
+
+/*
+ * flush_us: 0 or 100-1000000.  Set to 0 under a running fill session, the
+ * periodic flush stops at its next expiry; before the fix it went on with
+ * a zero period (one tick in the rig's old kernels, 1 ns with
+ * high-resolution timers).
+ */
+TEST_F_TIMEOUT(lc, flush_us_zero_stops_the_flush, 60)
+{
+	long long a0, a1;
+	struct tbuf t = { 0 };
+
+	if (!self->ready)
+		return;
+	EXPECT_EQ(-ERANGE, put(FLUSH_US, "1"));
+	EXPECT_EQ(-ERANGE, put(FLUSH_US, "99"));
+	EXPECT_EQ(-ERANGE, put(FLUSH_US, "1000001"));
+	EXPECT_EQ(-EINVAL, put(FLUSH_US, "x"));
+	ASSERT_EQ(0, put(FLUSH_US, "1000"));
+	model_configure(CPU, "65536", "fill", "ignore", "0", "stop");
+	model_set(CPU, "rate", "0");
+	ASSERT_EQ(0, tbuf_open(&t, CPU));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	usleep(100000);
+	a0 = accesses(CPU);
+	usleep(100000);
+	/* the flush runs: it reads TRBSR and TRBPTR at least */
+	EXPECT_LT(a0, accesses(CPU));
+	ASSERT_EQ(0, put(FLUSH_US, "0"));
+	usleep(100000);		/* its last expiry */
+	a0 = accesses(CPU);
+	usleep(300000);
+	a1 = accesses(CPU);
+	EXPECT_EQ(a0, a1) TH_LOG("%lld register accesses with the flush off",
+				 a1 - a0);
+	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	tbuf_close(&t);
+}
+
+/*
+ * Policy "drop" with a watermark of the whole buffer: the watermark is
+ * held to what dropping can make room for.  Before the fix every flush
+ * dropped every unread byte, though the reader kept up.
+ */
+TEST_F_TIMEOUT(lc, drop_whole_buffer_watermark_keeps_data, 120)
+{
+	unsigned char *seq = seq_bytes(0, 128 * KB);
+	struct checker c = { 0 };
+	struct tbuf t = { 0 };
+	double end;
+
+	if (!self->ready)
+		return;
+	model_configure(CPU, "65536", "fill", "ignore", "0", "drop");
+	ASSERT_EQ(0, trbe_set(CPU, "watermark", "65536"));
+	model_set(CPU, "rate", "64");
+	ASSERT_EQ(0, model_replay(CPU, seq, 128 * KB));
+	ASSERT_EQ(0, tbuf_open(&t, CPU));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	end = now_s() + 60;
+	while (c.next < 128 * KB && now_s() < end) {
+		tbuf_drain(&t, &c);
+		usleep(2000);
+	}
+	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	tbuf_drain(&t, &c);
+	EXPECT_EQ(128 * KB, c.next);
+	EXPECT_EQ((__u64)0, t.hdr->lost_bytes);
+	EXPECT_EQ((__u64)0, c.jumps);
+	EXPECT_EQ((__u64)0, c.bad);
+	tbuf_close(&t);
+	/* 8 KB leaves "drop" no chunk of a page: START refuses it */
+	ASSERT_EQ(0, trbe_set(CPU, "buffer_size", "8192"));
+	ASSERT_EQ(0, trbe_set(CPU, "watermark", "0"));
+	ASSERT_EQ(0, tbuf_open(&t, CPU));
+	EXPECT_EQ(-1, ioctl(t.fd, ETE_TRBE_IOC_START));
+	EXPECT_EQ(EINVAL, errno);
+	tbuf_close(&t);
+	free(seq);
+}
+
+/* A private read-only mapping of the header cannot become writable */
+TEST_F(lc, private_header_stays_read_only)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct tbuf t = { 0 };
+	void *p;
+
+	if (!self->ready)
+		return;
+	ASSERT_EQ(0, tbuf_open(&t, CPU));
+	p = mmap(NULL, page, PROT_READ, MAP_PRIVATE, t.fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(-1, mprotect(p, page, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	munmap(p, page);
+	tbuf_close(&t);
+}
+
+/* configfs "cpus": a number too large is ERANGE, as the ABI says */
+TEST_F(lc, configfs_cpus_huge_number_is_erange)
+{
+	if (!self->ready)
+		return;
+	ASSERT_EQ(0, mkprof("t_lc"));
+	EXPECT_EQ(-ERANGE, pput("t_lc", "cpus", "99999999999999999999"));
+	EXPECT_EQ(-ERANGE, pput("t_lc", "cpus", "4294967296"));
+}
+
+/*
+ * Address comparator values are kernel addresses when root set them:
+ * readers without CAP_PERFMON get EPERM (sysfs and configfs), as %pK
+ * under kptr_restrict; root reads them.  read_as_user(): 0 or -errno of
+ * reading @path as uid 1000 without capabilities.
+ */
+static int read_as_user(const char *path)
+{
+	char buf[64];
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1000;
+	if (!pid) {
+		int n;
+
+		if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
+			_exit(100);
+		n = get(path, buf, sizeof(buf));
+		_exit(n < 0 ? -n : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1001;
+	return -WEXITSTATUS(status);
+}
+
+TEST_F(lc, addr_values_hidden_from_unprivileged)
+{
+	char p[256], buf[64];
+
+	if (!self->ready)
+		return;
+	snprintf(p, sizeof(p), UNIT, CPU, "addr0/value");
+	ASSERT_EQ(0, put(p, "0xffff800012345678"));
+	EXPECT_LT(0, get(p, buf, sizeof(buf)));
+	EXPECT_STREQ("0xffff800012345678\n", buf);
+	EXPECT_EQ(-EPERM, read_as_user(p));
+	/* a neighbour that is no address stays readable */
+	snprintf(p, sizeof(p), UNIT, CPU, "addr0/context_type");
+	EXPECT_EQ(0, read_as_user(p));
+	ASSERT_EQ(0, mkprof("t_lc"));
+	ASSERT_EQ(0, pput("t_lc", "addr0/value", "0xffff800012345678"));
+	EXPECT_EQ(-EPERM, read_as_user(prof_path("t_lc", "addr0/value")));
+	snprintf(p, sizeof(p), UNIT, CPU, "addr0/value");
+	put(p, "0");
+}
+
+TEST_HARNESS_MAIN
