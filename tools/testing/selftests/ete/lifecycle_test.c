@@ -326,6 +326,9 @@ static void ended_offline(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, tbuf_open(&t, cpu));
 	ASSERT_EQ(0, model_replay(cpu, seq, 256 * KB));
 	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	/* nobody reads: the TRBE stops at the limit, its interrupt says so */
+	EXPECT_EQ(0, tbuf_wait_state(&t, ETE_TRBE_STATE_WAITING, 20))
+		TH_LOG("cpu%d: no TRBE interrupt at the limit", cpu);
 	end = now_s() + 60;
 	while (c.next < 256 * KB && c.bad == 0 && now_s() < end) {
 		tbuf_drain(&t, &c);
@@ -346,10 +349,13 @@ static void ended_offline(struct __test_metadata *_metadata,
 /*
  * A session ends while its CPU is offline; the CPU comes back.  The kernel
  * cleared the OS Lock at online (the model does what debug-monitors does),
- * trbe.ko must reset the TRBE and enable its interrupt: 256 KB then stream
- * through a 16 KB buffer, which needs the TRBE interrupt at every window.
- * Before the fix every start on that CPU timed out.  CPU 1 (no errata),
- * and CPU 3, the N2 of the model, with a 64 KB buffer.
+ * trbe.ko must reset the TRBE and enable its interrupt: the TRBE, left to
+ * fill the buffer, stops at the limit and only its interrupt moves the
+ * state to WAITING; then 256 KB stream through.  Before the fix every
+ * start on that CPU timed out (the model kept the OS Lock set, the kernel
+ * clears it); with the model fixed, the interrupt stayed disabled and the
+ * TRBE stopped for good.  CPU 1 (no errata), and CPU 3, the N2 of the
+ * model, with a 64 KB buffer.
  */
 TEST_F_TIMEOUT(lc, session_ended_offline_cpu_traces_again, 120)
 {
@@ -499,8 +505,9 @@ TEST_F_TIMEOUT(lc, offline_save_timeout_leaves_nothing_behind, 90)
  * STATUS reports the kernel's counters, not what a process wrote into its
  * mapping of the header page (before the fix: gap_count 777777).
  */
-TEST_F(lc, status_ignores_forged_header)
+TEST_F_TIMEOUT(lc, status_ignores_forged_header, 60)
 {
+	unsigned char *seq = seq_bytes(0, 4096);
 	struct ete_trbe_status st;
 	struct tbuf t = { 0 };
 
@@ -520,16 +527,23 @@ TEST_F(lc, status_ignores_forged_header)
 	EXPECT_EQ((__u64)0, st.wrap_count);
 	EXPECT_EQ(0, st.last_error);
 	EXPECT_EQ((__u64)0, st.last_status);
-	/* a session's first gap is the kernel's first, written out */
+	/*
+	 * Some data, then a second session: its SESSION gap is the kernel's
+	 * first gap record, and the count written out is the kernel's
+	 */
+	ASSERT_EQ(0, model_replay(CPU, seq, 4096));
 	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	ASSERT_LT((__u64)0, tbuf_wait_quiet(&t, 10));
 	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
 	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
 	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
 	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STATUS, &st));
-	EXPECT_GT((__u64)100, st.gap_count);
+	EXPECT_EQ((__u64)1, st.gap_count);
 	EXPECT_EQ(st.gap_count, t.hdr->gap_count);
+	EXPECT_EQ((__u32)ETE_TRBE_GAP_SESSION, t.hdr->gaps[0].reason);
 	EXPECT_EQ((__u64)0, st.lost_bytes);
 	tbuf_close(&t);
+	free(seq);
 }
 
 /*
