@@ -21,5 +21,5 @@ mkdir -p "$dst"
 (cd "$top" && git ls-files -co --exclude-standard | grep -v '^build/') |
 	rsync -a --files-from=- "$top/" "$dst/"
 make -s -C "$build/kernel-$ver" M="$dst" ARCH=arm64 \
-	CROSS_COMPILE=aarch64-linux-gnu- ETE_TESTS=y modules
+	CROSS_COMPILE=aarch64-linux-gnu- ETE_TESTS=y -j"$(nproc)" modules
 echo "modules $ver: $(find "$dst" -name '*.ko' | wc -l) modules in $dst"

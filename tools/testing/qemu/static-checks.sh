@@ -24,28 +24,46 @@ plan=0
 echo "TAP version 13"
 echo "1..$plan"
 
+# check_one FILE: checkpatch's findings for FILE, and any kernel version
+# test or header probe outside the compat header; nothing when clean
+check_one() {
+	local f=$1 out
+	out=$("$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse \
+		--show-types -f "$f" 2>&1 |
+		grep -E ':[0-9]+: (ERROR|WARNING|CHECK):')
+	# The compat header alone may test LINUX_VERSION_CODE or probe
+	# the kernel's headers (Documentation/compat.rst).
+	if [ "$f" = include/ete/compat.h ]; then
+		out=$(echo "$out" | grep -v LINUX_VERSION_CODE)
+	else
+		out+=$'\n'$(grep -nE '__has_include|LINUX_VERSION_CODE|KERNEL_VERSION\(' "$f" |
+			sed "s|^|$f:|; s|\$| (a kernel difference outside include/ete/compat.h)|")
+	fi
+	echo "$out" | grep .
+}
+jobs=$(nproc)
+
 if [ "$only" != build ]; then
+	# checkpatch is one perl process per file: run one per core, then
+	# report in file order.
+	results=$(mktemp -d)
+	export -f check_one
+	export ksrc
+	i=0
+	for f in $files; do
+		i=$((i + 1))
+		printf '%s\0%s\0' "$f" "$results/$i"
+	done | xargs -0 -n 2 -P "$jobs" bash -c 'check_one "$0" >"$1"; true'
 	for f in $files; do
 		n=$((n + 1))
-		out=$("$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse \
-			--show-types -f "$f" 2>&1 |
-			grep -E ':[0-9]+: (ERROR|WARNING|CHECK):')
-		# The compat header alone may test LINUX_VERSION_CODE or probe
-		# the kernel's headers (Documentation/compat.rst).
-		if [ "$f" = include/ete/compat.h ]; then
-			out=$(echo "$out" | grep -v LINUX_VERSION_CODE)
-		else
-			out+=$'\n'$(grep -nE '__has_include|LINUX_VERSION_CODE|KERNEL_VERSION\(' "$f" |
-				sed "s|^|$f:|; s|\$| (a kernel difference outside include/ete/compat.h)|")
-		fi
-		out=$(echo "$out" | grep .)
-		if [ -z "$out" ]; then
+		if [ ! -s "$results/$n" ]; then
 			echo "ok $n checkpatch $f"
 		else
 			echo "not ok $n checkpatch $f"
-			echo "$out" | sed 's/^/# /'
+			sed 's/^/# /' "$results/$n"
 		fi
 	done
+	rm -rf "$results"
 fi
 
 if [ "$only" != checkpatch ]; then
@@ -57,7 +75,7 @@ if [ "$only" != checkpatch ]; then
 		git ls-files -co --exclude-standard | grep -v '^build/' |
 			rsync -a --files-from=- "$top/" "$scratch/"
 		log=$(make -s -C "$build/kernel-$k" M="$scratch" ARCH=arm64 \
-			CROSS_COMPILE=aarch64-linux-gnu- ETE_TESTS=y W=1 C=2 modules 2>&1)
+			CROSS_COMPILE=aarch64-linux-gnu- ETE_TESTS=y W=1 C=2 -j"$jobs" modules 2>&1)
 		rc=$?
 		warnings=$(echo "$log" | grep -E 'warning|error|: note:' | grep -v '^make')
 		if [ "$rc" = 0 ] && [ -z "$warnings" ]; then
