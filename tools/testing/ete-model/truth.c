@@ -100,6 +100,18 @@ EXPORT_SYMBOL_IF_KUNIT(em_truth_async);
  */
 void em_truth_gap(struct em_truth *t, u64 off, u64 bytes)
 {
+	struct em_truth_rec *r = t->len ? &t->rec[t->len - 1] : NULL;
+
+	/*
+	 * While the TRBE stays stopped every drain discards again at the
+	 * same stream offset (discarded bytes do not advance it): one
+	 * record per offset, not per drain, or a long stop fills the truth
+	 * and the intervals after it are lost.
+	 */
+	if (r && r->type == EM_TRUTH_GAP && r->off == off) {
+		r->a += bytes;
+		return;
+	}
 	em_truth_put(t, EM_TRUTH_GAP, off, bytes, 0, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(em_truth_gap);
