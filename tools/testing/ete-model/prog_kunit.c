@@ -736,11 +736,47 @@ static void truth_nopath_records(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec[1].a, h);
 }
 
+/*
+ * While the TRBE stays stopped every drain of the model discards again at
+ * the same stream offset: one G record per offset with the bytes summed,
+ * or a long stop fills the truth and the intervals after it are lost.
+ */
+static void truth_gap_one_record_per_offset(struct kunit *test)
+{
+	struct em_truth_rec rec[4];
+	struct em_truth t = { .rec = rec, .cap = 4 };
+	char line[96];
+
+	em_truth_reset(&t);
+	em_truth_gap(&t, 4096, 512);
+	em_truth_gap(&t, 4096, 256);
+	em_truth_gap(&t, 4096, 256);
+	KUNIT_ASSERT_EQ(test, t.len, 1U);
+	em_truth_format(&rec[0], line, sizeof(line));
+	KUNIT_EXPECT_STREQ(test, line, "G 4096 1024\n");
+
+	/* output resumed, then stopped again: a record of its own */
+	em_truth_range(&t, 4100, 0x1000, 0x1008, 2);
+	em_truth_gap(&t, 8192, 64);
+	em_truth_gap(&t, 8192, 64);
+	KUNIT_ASSERT_EQ(test, t.len, 3U);
+	em_truth_format(&rec[2], line, sizeof(line));
+	KUNIT_EXPECT_STREQ(test, line, "G 8192 128\n");
+
+	/* a gap at another offset straight after one: not merged */
+	em_truth_gap(&t, 9000, 8);
+	KUNIT_ASSERT_EQ(test, t.len, 4U);
+	em_truth_format(&rec[3], line, sizeof(line));
+	KUNIT_EXPECT_STREQ(test, line, "G 9000 8\n");
+	KUNIT_EXPECT_EQ(test, t.lost, 0U);
+}
+
 static struct kunit_case truth_cases[] = {
 	KUNIT_CASE(truth_fnv_known_value),
 	KUNIT_CASE(truth_hash_mode_one_record_per_interval),
 	KUNIT_CASE(truth_ranges_mode_and_overflow),
 	KUNIT_CASE(truth_nopath_records),
+	KUNIT_CASE(truth_gap_one_record_per_offset),
 	{}
 };
 
