@@ -20,10 +20,14 @@
 #                     several checkouts on one machine never boot at once
 #
 # Host suites: selftest/, static checks and host.d/*.sh (each called as
-# "host.d/NAME.sh BUILD_DIR", printing TAP) before the VM; post.d/*.sh after
-# it, once per kernel, each called as "post.d/NAME.sh BUILD_DIR RUN..."
-# (RUN is KERNEL/el1, KERNEL/el2 or KERNEL/acpi, whose results are in
-# BUILD_DIR/runs/RUN) and printing TAP.
+# "host.d/NAME.sh BUILD_DIR", printing TAP) once the modules are built;
+# post.d/*.sh once per kernel after its VM runs, each called as
+# "post.d/NAME.sh BUILD_DIR RUN..." (RUN is KERNEL/el1, KERNEL/el2 or
+# KERNEL/acpi, whose results are in BUILD_DIR/runs/RUN) and printing TAP.
+# Both run in the background at nice 19, beside the VM: the VM leaves part
+# of the host's cores idle, and a niced job takes only those (the VM's own
+# share is kept, so no VM test runs slower for it).  The post suites of one
+# kernel run after those of the kernel before (they share scratch folders).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -51,6 +55,7 @@ phase() {
 	times+=("$(printf '%-28s %5d s' "$name" $(($(date +%s) - t0)))")
 	if [ "$rc" != 0 ]; then
 		echo "check: $name failed (exit $rc)" >&2
+		kill_bg
 		print_times
 		echo "RESULT: 0 passed, 1 failed, 0 skipped"
 		exit 1
@@ -58,16 +63,62 @@ phase() {
 }
 
 print_times() {
+	local f
 	echo
 	echo "Time per phase:"
 	printf '  %s\n' "${times[@]}"
+	for f in "$build"/host/time.*; do
+		[ -f "$f" ] && echo "  $(cat "$f")"
+	done
 	printf '  %-28s %5d s\n' "total" $(($(date +%s) - t_all))
 }
 
+# Background groups of host suites: bg NAME GROUP FUNCTION [ARGS...] runs
+# FUNCTION niced in a process group of its own (killed if the check stops
+# early), its suites' --host arguments going to BUILD_DIR/host/args.GROUP
+# and its time to BUILD_DIR/host/time.GROUP.
+bg_pids=()
+bg() {
+	local name=$1 group=$2
+	shift 2
+	echo "==> $name (in the background, nice 19)"
+	: >"$build/host/args.$group"
+	set -m
+	(
+		renice -n 19 -p "$BASHPID" >/dev/null
+		t0=$(date +%s)
+		suite_args=$build/host/args.$group
+		"$@"
+		printf '%-28s %5d s (background)\n' "$name" $(($(date +%s) - t0)) \
+			>"$build/host/time.$group"
+	) </dev/null &
+	bg_pids+=($!)
+	set +m
+}
+kill_bg() {
+	local p
+	for p in "${bg_pids[@]}"; do
+		kill -- "-$p" 2>/dev/null
+	done
+}
+trap kill_bg EXIT
+trap 'exit 130' INT TERM
+
 phase "host setup" "$here/setup-host.sh" "$build"
-for k in $kernels; do
-	phase "test kernel $k" "$here/build-kernel.sh" "$build" "$k"
-done
+# The kernels build side by side: each one's serial steps (unpacking the
+# source, configuring, the final links) then overlap the other's compiling.
+build_kernels() {
+	local k pids=() rc=0 p
+	for k in $kernels; do
+		"$here/build-kernel.sh" "$build" "$k" &
+		pids+=($!)
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" || rc=1
+	done
+	return $rc
+}
+phase "test kernels $kernels" build_kernels
 for k in $kernels; do
 	phase "modules for $k" "$here/build-modules.sh" "$build" "$k"
 done
@@ -75,16 +126,21 @@ phase "test programs" make -s -C "$top/tools/testing/selftests/ete" \
 	OUT="$build/selftests" KSFT_DIR="$build/linux-source-$first_kernel/tools/testing/selftests"
 phase "user tools" make -s -C "$top/tools/ete" OUT="$build/tools"
 
-# Host-side suites: each leaves a TAP file (and FILE.rc).
+# The host tools the post suites decode with, built once here (the post
+# suites of two kernels may run at once: their make finds them current).
+phase "host tools" make -s -C "$top/tools/ete" host OUT="$build/host-tools"
+
+# Host-side suites: each leaves a TAP file (and FILE.rc) and its --host
+# argument of rig_results.py in the file $suite_args.
+rm -rf "$build/host"
 mkdir -p "$build/host"
-host_args=()
 host_suite() {
 	local name=$1
 	shift
 	local tap=$build/host/${name// /-}.tap
 	"$@" >"$tap" 2>&1
 	echo $? >"$tap.rc"
-	host_args+=(--host "$name=$tap")
+	printf '%s\n' --host "$name=$tap" >>"$suite_args"
 }
 host_tests() {
 	host_suite rig_parser python3 "$here/selftest/test_rig_results.py"
@@ -95,7 +151,7 @@ host_tests() {
 		host_suite "$(basename "$script" .sh)" "$script" "$build"
 	done
 }
-phase "host suites" host_tests
+bg "host suites" host host_tests
 
 # The plan of each run: every manifest list, plus the fault canary if asked.
 manifests=$build/manifest.d
@@ -128,6 +184,26 @@ done
 acpi_initrd() {
 	"$here/acpi/build-tables.sh" "$build/acpi-tables.cpio" &&
 		cat "$build/acpi-tables.cpio" "$build/initramfs-$1.cpio.gz" >"$build/acpi-initrd-$1"
+}
+
+# Host-side suites that read what the VM runs left (post.d/*.sh RUN_DIR...):
+# post_tests KERNEL runs each script with that kernel's runs (after the
+# post suites of the kernel before: flock); its results are labelled with
+# the kernel.
+post_tests() {
+	local k=$1 script name r mine=()
+	exec 8>"$build/host/.post.lock"
+	flock 8
+	for r in "${post_runs[@]}"; do
+		[ "${r%%/*}" = "$k" ] && mine+=("$r")
+	done
+	[ ${#mine[@]} -gt 0 ] || return 0
+	for script in "$here"/post.d/*.sh; do
+		[ -x "$script" ] || continue
+		name=$(basename "$script" .sh)
+		host_suite "$name $k" "$script" "$build" "${mine[@]}"
+	done
+	return 0
 }
 
 run_args=()
@@ -171,28 +247,18 @@ for k in $kernels; do
 		*) echo "check: unknown run '$r' in RIG_RUNS" >&2; exit 2 ;;
 		esac
 	done
+	bg "host suites after the VM on $k" "post-$k" post_tests "$k"
 done
 
-# Host-side suites that read what the VM runs left (post.d/*.sh RUN_DIR...).
-# Each script once per kernel, with that kernel's runs; its results are
-# labelled with the kernel.
-post_tests() {
-	local script name k r mine
-	for k in $kernels; do
-		mine=()
-		for r in "${post_runs[@]}"; do
-			[ "${r%%/*}" = "$k" ] && mine+=("$r")
-		done
-		[ ${#mine[@]} -gt 0 ] || continue
-		for script in "$here"/post.d/*.sh; do
-			[ -x "$script" ] || continue
-			name=$(basename "$script" .sh)
-			host_suite "$name $k" "$script" "$build" "${mine[@]}"
-		done
-	done
-	return 0
-}
-phase "host suites after the VM" post_tests
+# Every background group done: the host suites, then each kernel's post
+# suites, in that order for the report.
+phase "the background suites" wait "${bg_pids[@]}"
+bg_pids=()
+host_args=()
+for g in host $(printf 'post-%s ' $kernels); do
+	mapfile -t a <"$build/host/args.$g"
+	host_args+=("${a[@]}")
+done
 
 print_times
 echo
