@@ -41,7 +41,18 @@ static void trbe_restore_local(const struct ete_access *acc, u64 trfcr)
 	ete_sync(acc, ETE_SYNC_ISB);
 }
 
-/* Flush the trace unit into the TRBE and complete its writes (RJLRQH). */
+/*
+ * Flush the trace unit into the TRBE (RJLRQH: trace prohibited, after the
+ * ISB of trbe_prohibit_local()) and complete its writes to memory (DSB,
+ * Arm ARM D6.7 RVLWDM).  The ISB last: the flush also updates TRBPTR_EL1
+ * and TRBSR_EL1, and a direct read sees those indirect writes only after a
+ * context synchronization event that follows the TSB CSYNC (D6.6.3
+ * RVTNCS, B2.6.8); without it the value read may predate the flush
+ * (D6.11).  So the pointer may be read with the TRBE still enabled, as the
+ * periodic flush does: nothing forbids that read (D24.4.6 restricts only
+ * writes while TRBLIMITR_EL1.E is 1), and with trace prohibited the
+ * pointer no longer moves (D6.6.1 RMRVPT).
+ */
 void trbe_drain_local(struct trbe_cpu *tc)
 {
 	ete_sync(&tc->acc, ETE_SYNC_TSB);
@@ -49,6 +60,7 @@ void trbe_drain_local(struct trbe_cpu *tc)
 	if (tc->errata & BIT(TRBE_ERR_TSB_FLUSH))
 		ete_sync(&tc->acc, ETE_SYNC_TSB);
 	ete_sync(&tc->acc, ETE_SYNC_DSB);
+	ete_sync(&tc->acc, ETE_SYNC_ISB);
 }
 
 /* Clear TRBLIMITR.E, keeping the rest of the programmed value. */
@@ -293,6 +305,7 @@ static void trbe_flush_local(struct trbe_cpu *tc)
 	u64 trfcr = trbe_prohibit_local(&tc->acc);
 	u64 sr;
 
+	/* TRBSR and TRBPTR read with the TRBE enabled: trbe_drain_local() */
 	trbe_drain_local(tc);
 	sr = ete_read(&tc->acc, ETE_TRBSR_EL1);
 	/* An event is pending: the interrupt handler takes it from here */

@@ -34,6 +34,9 @@ struct ete_model;
  * @EM_TRBE_PTR: TRBE pointers inconsistent when the TRBE is enabled
  * @EM_TRBE_ORDER: the TRBE disabled while the trace unit is not Idle and
  *	trace is not prohibited (trace in flight is lost)
+ * @EM_RVTNCS: TRBPTR_EL1 or TRBSR_EL1 read after a TSB CSYNC with no
+ *	context synchronization event between them (the value may predate
+ *	the flush)
  * @EM_NR_CHECKS: number of checks
  */
 enum ete_model_check {
@@ -52,6 +55,7 @@ enum ete_model_check {
 	EM_TRBE_EN,
 	EM_TRBE_PTR,
 	EM_TRBE_ORDER,
+	EM_RVTNCS,
 	EM_NR_CHECKS,
 };
 

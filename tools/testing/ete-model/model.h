@@ -214,6 +214,7 @@ struct em_unit {
 	int left;
 	bool csync_pending;
 	bool statr_unsync;
+	bool tsb_unsync;
 	int pmstable_unknown;
 
 	/* PE registers and the external view */

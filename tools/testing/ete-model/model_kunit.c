@@ -664,6 +664,7 @@ static const struct em_mutation em_mutations[] = {
 	{ EM_TRBE_EN, em_sc_trbe_en },
 	{ EM_TRBE_PTR, em_sc_trbe_ptr },
 	{ EM_TRBE_ORDER, em_sc_trbe_order },
+	{ EM_RVTNCS, em_sc_rvtncs },
 };
 
 static void em_mutation_desc(const struct em_mutation *mu, char *desc)

@@ -272,6 +272,39 @@ static void trbe_disabled_after_prohibit_and_flush(struct kunit *test)
 			100ULL);
 }
 
+/* Prohibit, flush and complete, then read the pointer with no ISB between */
+void em_sc_rvtncs(struct kunit *test)
+{
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_tick(test, 100);
+	em_wr(test, ETE_TRFCR_EL1, 0);
+	em_isb(test);
+	em_sync(test, ETE_SYNC_TSB);
+	em_sync(test, ETE_SYNC_DSB);
+	em_rd(test, ETE_TRBPTR_EL1);
+}
+
+/*
+ * RVTNCS (Arm ARM D6.6.3): the pointer and status a TSB CSYNC's trace
+ * operations wrote reach a direct read only after a context
+ * synchronization event that follows the TSB; with the ISB, no report.
+ */
+static void rvtncs_read_after_flush_needs_isb(struct kunit *test)
+{
+	u64 ptr;
+
+	em_sc_rvtncs(test);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_RVTNCS), 1U);
+	em_rd(test, ETE_TRBSR_EL1);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_RVTNCS), 2U);
+	em_isb(test);
+	ptr = em_rd(test, ETE_TRBPTR_EL1);
+	em_rd(test, ETE_TRBSR_EL1);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_RVTNCS), 2U);
+	KUNIT_EXPECT_GE(test, ptr - em_base(test), 100ULL);
+}
+
 static void trbe_buffer_abort(struct kunit *test)
 {
 	struct em_test *t = test->priv;
@@ -347,6 +380,7 @@ static struct kunit_case em_trbe_cases[] = {
 	KUNIT_CASE(trbe_enable_with_bad_pointers),
 	KUNIT_CASE(trbe_disabled_while_tracing),
 	KUNIT_CASE(trbe_disabled_after_prohibit_and_flush),
+	KUNIT_CASE(rvtncs_read_after_flush_needs_isb),
 	KUNIT_CASE(trbe_buffer_abort),
 	KUNIT_CASE(trbe_stopped_discards),
 	KUNIT_CASE(rlgvcx_trbe_disabled_gets_nothing),

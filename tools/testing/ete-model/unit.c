@@ -304,6 +304,7 @@ void em_unit_reset(struct em_unit *u)
 	u->left = 0;
 	u->csync_pending = false;
 	u->statr_unsync = false;
+	u->tsb_unsync = false;
 	u->pdcr = 0;
 	u->swlock = false;
 	u->fifo_len = 0;
@@ -449,6 +450,15 @@ u64 em_unit_read(struct em_unit *u, u32 reg, bool mmio)
 	if ((d->flags & ETE_RF_WO) &&
 	    em_flag(u, EM_RWXKDP, reg, 0, false))
 		return em_unknown(u, GENMASK_ULL(63, 0));
+	/*
+	 * Arm ARM D6.6.3 RVTNCS (and B2.6.8): a direct read sees the
+	 * TRBPTR_EL1/TRBSR_EL1 values the flush's trace operations wrote
+	 * only with a context synchronization event between the TSB CSYNC
+	 * and the read; without one, old or new is UNPREDICTABLE (D6.11).
+	 */
+	if (!mmio && u->tsb_unsync &&
+	    (reg == ETE_TRBPTR_EL1 || reg == ETE_TRBSR_EL1))
+		em_flag(u, EM_RVTNCS, reg, 0, false);
 	u->reads++;
 	return em_value(u, d, reg, mmio);
 }
@@ -590,6 +600,7 @@ void em_unit_sync(struct em_unit *u, enum ete_sync what)
 			em_apply_enable(u);
 		u->csync_pending = false;
 		u->statr_unsync = false;
+		u->tsb_unsync = false;
 		u->trfcr_eff = u->trfcr;
 		break;
 	case ETE_SYNC_TSB:
@@ -599,6 +610,7 @@ void em_unit_sync(struct em_unit *u, enum ete_sync what)
 			break;
 		em_fifo_drain(u, EM_FIFO_SIZE);
 		em_trbe_flush(u);
+		u->tsb_unsync = true;
 		break;
 	case ETE_SYNC_DSB:
 		/* the model's buffer writes are complete when made */
