@@ -37,8 +37,13 @@
 #define ETE_CLAIM_EXTERNAL		BIT(0)
 #define ETE_CLAIM_SELF			BIT(1)
 
-/* Status reads before giving up; one microsecond apart */
-#define ETE_POLL_TRIES			10000
+/*
+ * Status reads before giving up, one microsecond apart: 100 us, as
+ * mainline's coresight_timeout() (TIMEOUT_US).  The polls run with IRQs
+ * off (enable, disable, the CPU PM path); a unit that takes longer is
+ * reported as timed out, never waited for with the CPU held.
+ */
+#define ETE_POLL_TRIES			100
 
 /*
  * Poll TRCSTATR until (TRCSTATR & @mask) == @want, with a context

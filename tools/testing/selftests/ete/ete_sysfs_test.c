@@ -509,6 +509,48 @@ TEST_F(ete, stuck_unit_times_out_and_recovers)
 	EXPECT_EQ(violations(1, log, sizeof(log)), 0) TH_LOG("%s", log);
 }
 
+/* The model's count of register accesses of one kind ("reads", "writes") */
+static unsigned long long model_stat(int cpu, const char *name)
+{
+	char buf[1024], *p;
+	size_t n = strlen(name);
+
+	if (get(pathf(MODEL, cpu, "stats"), buf, sizeof(buf)) <= 0)
+		return 0;
+	for (p = buf; p; p = strchr(p, '\n')) {
+		p += *p == '\n';
+		if (!strncmp(p, name, n) && p[n] == ' ')
+			return strtoull(p + n + 1, NULL, 10);
+	}
+	return 0;
+}
+
+/*
+ * Waiting for TRCSTATR is bounded as mainline's coresight_timeout() bounds
+ * it (TIMEOUT_US, 100 reads one microsecond apart): the wait runs with
+ * IRQs off (on enable, disable and in the CPU PM path), and 10,000 reads
+ * held the CPU for over 10 ms.  A unit that never reaches Idle: the
+ * disable gives up after about a hundred status reads, not thousands.
+ */
+TEST_F(ete, stuck_unit_poll_is_bounded)
+{
+	unsigned long long before, reads;
+
+	if (!self->ready)
+		return;
+	ASSERT_EQ(unit_put(1, "enable", "1"), 0);
+	ASSERT_EQ(put(pathf(MODEL, 1, "fault"), "stuck"), 0);
+	before = model_stat(1, "reads");
+	ASSERT_GT(before, 0ULL);
+	EXPECT_EQ(unit_put(1, "enable", "0"), -ETIMEDOUT);
+	reads = model_stat(1, "reads") - before;
+	EXPECT_GE(reads, 100ULL);
+	EXPECT_LT(reads, 1000ULL) TH_LOG("%llu register reads in one disable", reads);
+	ASSERT_EQ(put(pathf(MODEL, 1, "fault"), "none"), 0);
+	EXPECT_EQ(unit_put(1, "enable", "1"), 0);
+	EXPECT_EQ(unit_put(1, "enable", "0"), 0);
+}
+
 /*
  * A unit that never leaves Enabling after EN=1: the enable reports
  * -ETIMEDOUT and EN stays set (changing EN outside Idle and Running is
