@@ -227,6 +227,14 @@ static void trbe_status_fill(struct trbe_cpu *tc, struct ete_trbe_status *st)
 	st->errata = tc->errata;
 }
 
+/* Collection ended in hardware: only a stop or the next start goes on */
+static bool trbe_session_ended(const struct trbe_cpu *tc)
+{
+	u32 state = READ_ONCE(tc->state);
+
+	return state == ETE_TRBE_STATE_FAULT || state == ETE_TRBE_STATE_STOPPED;
+}
+
 static long trbe_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct trbe_cpu *tc = file->private_data;
@@ -236,6 +244,13 @@ static long trbe_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	switch (cmd) {
 	case ETE_TRBE_IOC_START:
 		mutex_lock(&tc->lock);
+		/*
+		 * This file's session that the hardware ended (a fault, a
+		 * trigger stop) is over: the next start clears it (uapi
+		 * ete.h), stopping it first as ETE_TRBE_IOC_STOP does.
+		 */
+		if (tc->owner == file && trbe_session_ended(tc))
+			trbe_session_stop(tc);
 		ret = trbe_session_start(tc, file);
 		mutex_unlock(&tc->lock);
 		return ret;

@@ -404,6 +404,51 @@ TEST_F_TIMEOUT(model, fault_reported_next_session_works, 120)
 	free(seq);
 }
 
+/*
+ * A session the hardware ended (a fault, a trigger stop) is over: "the
+ * next start clears it" (uapi ete.h, ETE_TRBE_STATE_FAULT), from the file
+ * that ran it, with no ETE_TRBE_IOC_STOP first.  A live session still
+ * gives EBUSY (start_twice_busy_config_locked).
+ */
+TEST_F_TIMEOUT(model, start_after_fault_restarts, 120)
+{
+	unsigned char *seq = seq_bytes(0, 64 * KB);
+	__u64 head;
+
+	if (!model_present(self->cpu))
+		SKIP(return, "no ETE/TRBE model loaded");
+	model_configure(self->cpu, "65536", "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, model_set(self->cpu, "fault", "abort"));
+	ASSERT_EQ(0, model_replay(self->cpu, seq, 32 * KB));
+	ASSERT_EQ(0, open_started(_metadata, self));
+	ASSERT_EQ(0, tbuf_wait_state(&self->t, ETE_TRBE_STATE_FAULT, 10));
+	head = tbuf_head(&self->t);
+	ASSERT_EQ(0, model_replay(self->cpu, seq, 32 * KB));
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_START)) TH_LOG("errno %d", errno);
+	EXPECT_EQ((__u64)ETE_TRBE_STATE_RUNNING, tbuf_state(&self->t));
+	EXPECT_LE(head + 32 * KB, tbuf_wait_quiet(&self->t, 10));
+	EXPECT_EQ(0, self->t.hdr->last_error);
+	EXPECT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
+	free(seq);
+}
+
+TEST_F_TIMEOUT(model, start_after_trigger_stop_restarts, 120)
+{
+	unsigned char *seq = seq_bytes(0, 64 * KB);
+	__u64 head;
+
+	if (!model_present(self->cpu))
+		SKIP(return, "no ETE/TRBE model loaded");
+	trigger_run(_metadata, self, "stop", ETE_TRBE_STATE_STOPPED);
+	head = tbuf_head(&self->t);
+	ASSERT_EQ(0, model_replay(self->cpu, seq, 32 * KB));
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_START)) TH_LOG("errno %d", errno);
+	EXPECT_EQ((__u64)ETE_TRBE_STATE_RUNNING, tbuf_state(&self->t));
+	EXPECT_LE(head + 32 * KB, tbuf_wait_quiet(&self->t, 10));
+	EXPECT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
+	free(seq);
+}
+
 TEST_F_TIMEOUT(model, start_twice_busy_config_locked, 120)
 {
 	if (!model_present(self->cpu))
