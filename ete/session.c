@@ -322,11 +322,14 @@ static int ete_session_start_cpu(int cpu)
 	struct ete_cpu_op op = { .u = u };
 	int ret;
 
+	/* -ENXIO from the cross call: the CPU went offline (ABI: ENODEV) */
 	ret = smp_call_function_single(cpu, ete_start_one, &op, 1);
-	if (ret)
+	if (ret) {
+		ret = -ENODEV;
 		op.msg = "the CPU is offline";
-	else
+	} else {
 		ret = op.ret;
+	}
 	if (ret)
 		ete_unit_set_error(u, ret, op.msg);
 	else

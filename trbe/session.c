@@ -305,13 +305,16 @@ static void trbe_snapshot_one(void *info)
  * @tc: the CPU
  *
  * Context: process context, tc->lock held; sleeps.
- * Return: 0, or -EINVAL when this file runs no session.
+ * Return: 0, -EINVAL when this file runs no session, -ENODEV while the
+ * CPU is offline (its TRBE saved, nothing to publish until it is back).
  */
 int trbe_session_snapshot(struct trbe_cpu *tc)
 {
 	if (!tc->owner)
 		return -EINVAL;
-	return smp_call_function_single(tc->cpu, trbe_snapshot_one, tc, 1);
+	if (smp_call_function_single(tc->cpu, trbe_snapshot_one, tc, 1))
+		return -ENODEV;
+	return 0;
 }
 
 static void trbe_rearm_one(void *info)

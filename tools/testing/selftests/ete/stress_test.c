@@ -8,11 +8,17 @@
  *     drain the mapping, STOP, close (two processes);
  *   - activate and deactivate a configfs profile on random CPU sets;
  *   - take CPUs 1-3 offline and online again;
- *   - write the TRBE mode files and flush_us.
+ *   - write the TRBE mode files and flush_us;
+ *   - unload trbe.ko (delete_module, O_NONBLOCK): refused while anything
+ *     holds it; when it goes, it is loaded again at once from
+ *     /lib/modules/ete, so the others meet a driver that comes and goes.
  *
- * Then every CPU is online, every session gone, and the state must be
- * consistent: no unit enabled, every /dev/trbe<N> opens, and a capture on
- * each CPU of sequence-numbered trace the model replays is byte-exact.
+ * Every failure must carry an errno the ABI documents for that operation
+ * (errno_documented()).  Then every CPU is online, every session gone,
+ * and the state must be consistent: no unit enabled, trbe.ko unloads (no
+ * reference leaked) and loads again, every /dev/trbe<N> opens, and a
+ * capture on each CPU of sequence-numbered trace the model replays is
+ * byte-exact.
  * The kernel log is checked by the rig (KASAN, lockdep, hung tasks, RCU
  * stalls).  The seed (argv[2], STRESS_SEED, or the time) and the
  * operations done per kind, with their errnos, are printed; the same seed
@@ -30,6 +36,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,12 +54,16 @@
 #define SINK_PRESENT	"/sys/kernel/debug/ete_test_sink/present"
 
 enum kind {
-	K_ENABLE, K_CAPTURE, K_PROFILE, K_HOTPLUG, K_KNOB, K_NR,
+	K_ENABLE, K_CAPTURE, K_PROFILE, K_HOTPLUG, K_KNOB, K_UNLOAD, K_RELOAD,
+	K_NR,
 };
 
 static const char * const kind_name[K_NR] = {
 	"sysfs_enable", "capture", "configfs", "hotplug", "mode_and_flush",
+	"trbe_unload", "trbe_reload",
 };
+
+#define TRBE_KO		"/lib/modules/ete/trbe.ko"
 
 /* Per kind: operations and errnos seen; shared with the children */
 struct tally {
@@ -70,6 +81,37 @@ static void count(enum kind k, int ret)
 	__atomic_add_fetch(&tally->ops[k], 1, __ATOMIC_RELAXED);
 	if (e > 0 && e < MAX_ERRNO)
 		__atomic_add_fetch(&tally->err[k][e], 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * The errnos the ABI documents for what each kind does (abi-trbe.rst,
+ * abi-configfs.rst, user-guide-ete.rst): EBUSY (another owner, a session
+ * running), ENODEV (no usable sink or CPU: offline, its buffer closed),
+ * EINVAL (no session to stop, a geometry or set the TRBE cannot take).
+ * Unloading a module in use gives EAGAIN (EWOULDBLOCK); CPU hotplug
+ * errnos are the kernel's own, and none is expected.
+ */
+static bool errno_documented(enum kind k, int e)
+{
+	switch (k) {
+	case K_UNLOAD:
+		return e == EAGAIN;
+	case K_HOTPLUG:
+	case K_RELOAD:
+		return false;
+	default:
+		return e == EBUSY || e == ENODEV || e == EINVAL;
+	}
+}
+
+static long count_errs(enum kind k)
+{
+	long n = 0;
+	int e;
+
+	for (e = 1; e < MAX_ERRNO; e++)
+		n += tally->err[k][e];
+	return n;
 }
 
 static int cpu_path_put(const char *fmt, int cpu, const char *val)
@@ -182,6 +224,27 @@ static void do_knob(unsigned int *seed)
 	usleep(rand_r(seed) % 10000);
 }
 
+/*
+ * Unload trbe.ko: refused (EWOULDBLOCK) while a file, a mapping or a
+ * session holds it; if it went, load it again (the reload's result is
+ * counted on its own: it must never fail).
+ */
+static void do_unload(unsigned int *seed)
+{
+	int ret, fd;
+
+	usleep(100000 + rand_r(seed) % 400000);
+	ret = syscall(__NR_delete_module, "trbe", O_NONBLOCK) ? -errno : 0;
+	count(K_UNLOAD, ret);
+	if (ret)
+		return;
+	fd = open(TRBE_KO, O_RDONLY | O_CLOEXEC);
+	ret = fd < 0 || syscall(__NR_finit_module, fd, "", 0) ? -errno : 0;
+	count(K_RELOAD, ret);
+	if (fd >= 0)
+		close(fd);
+}
+
 typedef void (*worker_fn)(unsigned int *seed);
 
 static pid_t spawn(worker_fn fn, unsigned int seed)
@@ -277,13 +340,14 @@ int main(int argc, char **argv)
 {
 	static const worker_fn workers[] = {
 		do_enable, do_capture, do_capture, do_profile, do_hotplug,
-		do_knob,
+		do_knob, do_unload,
 	};
 	int secs = argc > 1 ? atoi(argv[1]) : 60;
 	unsigned int seed = argc > 2 ? strtoul(argv[2], NULL, 0) :
 				       (unsigned int)time(NULL);
 	pid_t pids[ARRAY_SIZE(workers)];
 	int failed = 0, cpu, k, e;
+	long unloaded, reloaded;
 	char sink[32] = "";
 	size_t i;
 
@@ -328,11 +392,43 @@ int main(int argc, char **argv)
 				printf(", %s %ld", strerrorname_np(e) ?: "?",
 				       tally->err[k][e]);
 		printf("\n");
-		if (!tally->ops[k])
+		if (!tally->ops[k] && k != K_RELOAD)
 			failed = 1;
+		for (e = 1; e < MAX_ERRNO; e++) {
+			if (!tally->err[k][e] || errno_documented(k, e))
+				continue;
+			printf("# %s: %s %ld times, not an errno the ABI documents\n",
+			       kind_name[k], strerrorname_np(e) ?: "?",
+			       tally->err[k][e]);
+			failed = 1;
+		}
 	}
+	/* trbe.ko loaded again after every unload, never failing */
+	unloaded = tally->ops[K_UNLOAD] - count_errs(K_UNLOAD);
+	reloaded = tally->ops[K_RELOAD] - count_errs(K_RELOAD);
+	printf("# trbe.ko: unloaded %ld times (refused %ld), loaded again %ld\n",
+	       unloaded, count_errs(K_UNLOAD), reloaded);
+	if (unloaded != reloaded || count_errs(K_RELOAD))
+		failed = 1;
 
 	settle();
+	/* Nothing open, nothing running: no reference to trbe.ko is left */
+	if (syscall(__NR_delete_module, "trbe", O_NONBLOCK)) {
+		printf("# trbe.ko does not unload when idle: %s\n",
+		       strerror(errno));
+		failed = 1;
+	} else {
+		int fd = open(TRBE_KO, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || syscall(__NR_finit_module, fd, "", 0)) {
+			printf("# trbe.ko: cannot load it again: %s\n",
+			       strerror(errno));
+			failed = 1;
+		}
+		if (fd >= 0)
+			close(fd);
+		settle();
+	}
 	for (cpu = 0; cpu < NCPU; cpu++) {
 		char viol[4096];
 
