@@ -60,6 +60,7 @@ struct ete_session {
 	int (*config)(void *data, int cpu, const struct ete_caps *caps,
 		      struct ete_config *cfg, const char **why);
 	const struct ete_sink_settings *sink;
+	const struct ete_sink_ops *only_sink;
 	void *data;
 	struct ete_env env;
 	struct ete_config scratch;
@@ -208,12 +209,14 @@ void ete_session_unregister_unit(struct ete_unit *u)
 }
 
 /* The first registered sink present on @cpu, pinned.  Under ete_mutex. */
-static struct ete_sink *ete_sink_for(int cpu)
+/* The sink of @cpu: @only if given, else the first registered one present */
+static struct ete_sink *ete_sink_for(int cpu, const struct ete_sink_ops *only)
 {
 	struct ete_sink *s;
 
 	list_for_each_entry(s, &ete_sinks, node)
-		if (s->ops->present(s->priv, cpu) &&
+		if ((!only || s->ops == only) &&
+		    s->ops->present(s->priv, cpu) &&
 		    try_module_get(s->ops->owner))
 			return s;
 	return NULL;
@@ -289,7 +292,7 @@ static int ete_session_claim(struct ete_session *sess, int cpu,
 				   "the configuration is invalid");
 		return ret;
 	}
-	sink = ete_sink_for(cpu);
+	sink = ete_sink_for(cpu, sess->only_sink);
 	if (!sink) {
 		ete_unit_set_error(u, -ENODEV, "no trace sink is ready on this CPU");
 		return -ENODEV;
@@ -410,6 +413,7 @@ int ete_session_start_args(const struct cpumask *cpus,
 	sess->who = args->who;
 	sess->config = args->config;
 	sess->sink = args->sink;
+	sess->only_sink = args->only_sink;
 	sess->data = args->data;
 	sess->env.kernel_el2 = is_kernel_in_hyp_mode();
 	sess->env.kernel_allowed = perfmon_capable();

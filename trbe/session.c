@@ -249,10 +249,11 @@ void trbe_sink_unregister(struct trbe_drv *drv)
  * * -EBUSY if a session runs on this CPU
  * * -ENODEV if the CPU has no usable TRBE
  * * -EINVAL if the buffer geometry does not suit the TRBE
- * * another negative errno from ete_session_start()
+ * * another negative errno from ete_session_start_args()
  */
 int trbe_session_start(struct trbe_cpu *tc, struct file *file)
 {
+	struct ete_session_args args = { };
 	struct trbe_geom g;
 	int ret;
 
@@ -264,7 +265,10 @@ int trbe_session_start(struct trbe_cpu *tc, struct file *file)
 	trbe_cpu_geom(tc, &g);
 	if (!trbe_geom_valid(&g))
 		return -EINVAL;
-	ret = ete_session_start(cpumask_of(tc->cpu), "trbe", &tc->sess);
+	/* This file's buffer, never another sink present on the CPU */
+	args.who = "trbe";
+	args.only_sink = &trbe_sink_ops;
+	ret = ete_session_start_args(cpumask_of(tc->cpu), &args, &tc->sess);
 	if (ret)
 		return ret;
 	tc->owner = file;

@@ -124,6 +124,10 @@ struct ete_sink_ops {
  *	process context, under the session lock; must not sleep.
  * @sink: optional settings for the sink of every CPU (see
  *	&struct ete_sink_ops.check); must outlive the session
+ * @only_sink: optional: the sink every CPU must use (trbe.ko's own, for a
+ *	session started on /dev/trbe<N>, whose buffer is the file's); a CPU
+ *	where it is not present fails with -ENODEV.  NULL: the first
+ *	registered sink present on each CPU
  * @data: passed to @config
  * @failed_cpu: out: on failure, the CPU that refused, or -1
  * @failed_why: out: on failure, what went wrong there (a string literal)
@@ -131,7 +135,7 @@ struct ete_sink_ops {
  *	or the sink's &ete_sink_ops.check), or NULL
  * @failed_sink: out: @failed_field names a sink setting
  *
- * @who, @config, @sink and @data are kept by the session, for
+ * @who, @config, @sink, @only_sink and @data are kept by the session, for
  * ete_session_add_cpu().
  */
 struct ete_session_args {
@@ -139,6 +143,7 @@ struct ete_session_args {
 	int (*config)(void *data, int cpu, const struct ete_caps *caps,
 		      struct ete_config *cfg, const char **why);
 	const struct ete_sink_settings *sink;
+	const struct ete_sink_ops *only_sink;
 	void *data;
 	int failed_cpu;
 	const char *failed_why;
@@ -152,7 +157,8 @@ struct ete_session_args {
  * @priv: passed to every callback
  *
  * Several sinks may be registered (trbe.ko, a test sink): a session uses,
- * on each CPU, the first registered sink whose present() is true there.
+ * on each CPU, the first registered sink whose present() is true there,
+ * or the one its &ete_session_args.only_sink names.
  *
  * Context: process context; sleeps.
  * Return:

@@ -702,4 +702,38 @@ TEST_F(lc, addr_values_hidden_from_unprivileged)
 	put(p, "0");
 }
 
+/*
+ * A session started on /dev/trbe<N> writes into that file's buffer, never
+ * into another sink present on the CPU.  trbe.ko loaded again after the
+ * test sink (as the stress test's unload worker leaves it) comes second
+ * in the sink list: with the test sink present on CPU, ete.ko's "first
+ * present sink" gave the file's session to the test sink, and the file
+ * got nothing (seen so: etecap captured 0 bytes after the stress run).
+ */
+TEST_F_TIMEOUT(lc, trbe_file_session_uses_its_own_buffer, 90)
+{
+	unsigned char *seq = seq_bytes(0, 32 * KB);
+	struct tbuf t = { 0 };
+	char mask[16];
+
+	if (!self->ready)
+		return;
+	if (access(SINK "present", F_OK))
+		SKIP(return, "no test sink");
+	ASSERT_EQ(0, module_reload("trbe"));
+	snprintf(mask, sizeof(mask), "%#x", 1 << CPU);
+	ASSERT_EQ(0, put(SINK "present", mask));
+
+	model_configure(CPU, "65536", "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, model_replay(CPU, seq, 32 * KB));
+	ASSERT_EQ(0, tbuf_open(&t, CPU));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START)) TH_LOG("%s", strerror(errno));
+	EXPECT_LE(32 * KB, tbuf_wait_quiet(&t, 10));
+	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	tbuf_close(&t);
+	put(SINK "present", "0");
+	EXPECT_EQ(0, sink_order_restore());
+	free(seq);
+}
+
 TEST_HARNESS_MAIN

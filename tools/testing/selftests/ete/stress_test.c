@@ -348,6 +348,7 @@ int main(int argc, char **argv)
 	pid_t pids[ARRAY_SIZE(workers)];
 	int failed = 0, cpu, k, e;
 	long unloaded, reloaded;
+	int ret;
 	char sink[32] = "";
 	size_t i;
 
@@ -412,23 +413,24 @@ int main(int argc, char **argv)
 		failed = 1;
 
 	settle();
-	/* Nothing open, nothing running: no reference to trbe.ko is left */
-	if (syscall(__NR_delete_module, "trbe", O_NONBLOCK)) {
-		printf("# trbe.ko does not unload when idle: %s\n",
-		       strerror(errno));
+	/*
+	 * Nothing open, nothing running: no reference to trbe.ko is left,
+	 * it unloads and loads again; then the test sink goes back behind
+	 * it in ete.ko's sink list, where the rig's later tests expect it.
+	 */
+	ret = module_reload("trbe");
+	if (ret) {
+		printf("# trbe.ko, idle, does not unload and load again: %s\n",
+		       strerror(-ret));
 		failed = 1;
-	} else {
-		int fd = open(TRBE_KO, O_RDONLY | O_CLOEXEC);
-
-		if (fd < 0 || syscall(__NR_finit_module, fd, "", 0)) {
-			printf("# trbe.ko: cannot load it again: %s\n",
-			       strerror(errno));
-			failed = 1;
-		}
-		if (fd >= 0)
-			close(fd);
-		settle();
 	}
+	ret = sink_order_restore();
+	if (ret) {
+		printf("# ete_test_sink: cannot load it again: %s\n",
+		       strerror(-ret));
+		failed = 1;
+	}
+	settle();
 	for (cpu = 0; cpu < NCPU; cpu++) {
 		char viol[4096];
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,6 +68,38 @@ static inline unsigned char *seq_bytes(__u64 from, size_t len)
 }
 
 /* ---- files ----------------------------------------------------------------- */
+
+/*
+ * Unload module @name and load it again from /lib/modules/ete (the rig's
+ * initramfs): 0, or the -errno of the unload (-EAGAIN: in use) or load.
+ */
+static inline int module_reload(const char *name)
+{
+	char path[96];
+	int fd, ret = 0;
+
+	if (syscall(__NR_delete_module, name, O_NONBLOCK))
+		return -errno;
+	snprintf(path, sizeof(path), "/lib/modules/ete/%s.ko", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || syscall(__NR_finit_module, fd, "", 0))
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/*
+ * trbe.ko loaded again registers its sink after the test sink's: load the
+ * test sink again too, so that it is last in ete.ko's list as the rig
+ * loads them (a present real sink wins over it: ete_test_sink.c).
+ */
+static inline int sink_order_restore(void)
+{
+	if (access("/sys/module/ete_test_sink", F_OK))
+		return 0;
+	return module_reload("ete_test_sink");
+}
 
 static inline int write_file(const char *path, const void *buf, size_t len)
 {
