@@ -50,6 +50,7 @@ struct ete_sink {
  * @who: the owner's name
  * @config: the owner's configuration provider, or NULL (&ete_session_args)
  * @sink: the owner's sink settings, or NULL
+ * @only_sink: the sink every CPU must use, or NULL for the first present
  * @data: for @config
  * @env: the facts the session started with (the starter's privilege)
  * @scratch: @config's output for the CPU being claimed; under ete_mutex

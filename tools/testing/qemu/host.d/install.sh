@@ -87,7 +87,7 @@ present() {
 log=$(make -C "$src" "${vars[@]}" install install-modprobe 2>&1)
 rc=$?
 tap $rc "make install install-modprobe DESTDIR INSTALL_MOD_PATH PREFIX=/usr" "$(echo "$log" | tail -20)"
-echo "$log" | grep -q "note: depmod skipped"
+grep -q "note: depmod skipped" <<<"$log"
 tap $? "depmod skipped with a note in a bare staging directory" "$(echo "$log" | grep -i depmod)"
 diff=$(diff <(expected | sort) <(present))
 [ -z "$diff" ]
@@ -123,7 +123,7 @@ ivars=(KDIR="$kdir" DESTDIR="$work/image-dest" INSTALL_MOD_PATH="$image" PREFIX=
 log=$(make -C "$src" "${ivars[@]}" install-modules 2>&1)
 rc=$?
 aliases=$(grep -c ' ete$\| trbe$' "$image/lib/modules/$krel/modules.alias" 2>/dev/null)
-[ $rc = 0 ] && [ "${aliases:-0}" -gt 0 ] && echo "$log" | grep -q "DEPMOD.*$image"
+[ $rc = 0 ] && [ "${aliases:-0}" -gt 0 ] && grep -q "DEPMOD.*$image" <<<"$log"
 tap $? "into a root image: depmod -b indexes the modules ($aliases aliases)" \
 	"$(echo "$log" | tail -10)"
 log=$(make -C "$src" "${ivars[@]}" uninstall 2>&1)

@@ -40,23 +40,48 @@ done
 echo "TAP version 13"
 echo "1..$((3 * ${#targets[@]}))"
 
-# headers_of VERSION FLAVOUR DIR: unpack Debian's linux-headers package of
-# that flavour whose version is linux-source-VERSION's into DIR; print the
-# path of its tree
-headers_of() {
-	local ver=$1 flavour=$2 dir=$3 srcver pkg p
-	srcver=$(dpkg-query -W -f='${Version}' "linux-source-$ver")
+# headers_pkg VERSION FLAVOUR SRCVER: the name of Debian's linux-headers
+# package of that flavour and version, from the package index
+headers_pkg() {
+	local ver=$1 flavour=$2 srcver=$3 p
 	for p in $(apt-cache search --names-only "^linux-headers-$ver[.0-9]*[-+].*-$flavour\$" |
 		awk '{print $1}'); do
-		if apt-cache show "$p:arm64" 2>/dev/null | grep -qx "Version: $srcver"; then
-			case "$flavour:$p" in
-			arm64:*-rt-arm64 | arm64:*-cloud-arm64) continue ;;
-			esac
-			pkg=$p
-			break
+		case "$flavour:$p" in
+		arm64:*-rt-arm64 | arm64:*-cloud-arm64) continue ;;
+		esac
+		# (no "| grep -q" under pipefail: grep leaving at the first
+		# match may kill apt-cache with SIGPIPE, failing the pipe)
+		if grep -qx "Version: $srcver" <<<"$(apt-cache show "$p:arm64" 2>/dev/null)"; then
+			echo "$p"
+			return 0
 		fi
 	done
-	[ -n "${pkg:-}" ] || { echo "no linux-headers-$ver*-$flavour of version $srcver" >&2; return 1; }
+	return 1
+}
+
+# headers_of VERSION FLAVOUR DIR: unpack Debian's linux-headers package of
+# that flavour whose version is linux-source-VERSION's into DIR; print the
+# path of its tree.  Seen once on a fresh machine: linux-source-6.12
+# 6.12.118 installed and no arm64 headers of that version in the index
+# (not reproduced; an arm64 list older than the source's, from a mirror
+# behind, is the likeliest cause).  So the index is read again once before
+# giving up, and a failure lists the versions the index has.
+headers_of() {
+	local ver=$1 flavour=$2 dir=$3 srcver pkg
+	srcver=$(dpkg-query -W -f='${Version}' "linux-source-$ver")
+	pkg=$(headers_pkg "$ver" "$flavour" "$srcver")
+	if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
+		apt-get update -qq >/dev/null 2>&1
+		pkg=$(headers_pkg "$ver" "$flavour" "$srcver")
+	fi
+	if [ -z "$pkg" ]; then
+		echo "no linux-headers-$ver*-$flavour of version $srcver; the index has:" >&2
+		apt-cache search --names-only "^linux-headers-$ver[.0-9]*[-+].*-$flavour\$" |
+			awk '{print $1}' | while read -r p; do
+			echo "  $p $(apt-cache show "$p:arm64" 2>/dev/null | sed -n 's/^Version: //p' | tr '\n' ' ')"
+		done >&2
+		return 1
+	fi
 	mkdir -p "$dir"
 	(cd "$dir" && apt-get download -qq "$pkg:arm64=$srcver" >/dev/null 2>&1) &&
 		dpkg-deb -x "$dir"/"${pkg}"_*_arm64.deb "$dir/x" || return 1

@@ -728,7 +728,7 @@ TEST_F_TIMEOUT(lc, trbe_file_session_uses_its_own_buffer, 90)
 	ASSERT_EQ(0, model_replay(CPU, seq, 32 * KB));
 	ASSERT_EQ(0, tbuf_open(&t, CPU));
 	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START)) TH_LOG("%s", strerror(errno));
-	EXPECT_LE(32 * KB, tbuf_wait_quiet(&t, 10));
+	EXPECT_LE(32 * KB, tbuf_wait_head(&t, 32 * KB, 10));
 	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
 	tbuf_close(&t);
 	put(SINK "present", "0");

@@ -276,6 +276,18 @@ static inline int tbuf_wait_state(struct tbuf *t, unsigned int state,
 	return 0;
 }
 
+/* Wait up to @secs for data_head to reach @want; the head reached */
+static inline __u64 tbuf_wait_head(struct tbuf *t, __u64 want, double secs)
+{
+	double end = now_s() + secs;
+
+	while (tbuf_head(t) < want && now_s() < end) {
+		usleep(10000);
+		ioctl(t->fd, ETE_TRBE_IOC_SNAPSHOT);
+	}
+	return tbuf_head(t);
+}
+
 /* Wait until data_head stays put for 50 ms (the model ran dry) */
 static inline __u64 tbuf_wait_quiet(struct tbuf *t, double secs)
 {

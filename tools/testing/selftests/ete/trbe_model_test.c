@@ -426,7 +426,7 @@ TEST_F_TIMEOUT(model, start_after_fault_restarts, 120)
 	ASSERT_EQ(0, model_replay(self->cpu, seq, 32 * KB));
 	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_START)) TH_LOG("errno %d", errno);
 	EXPECT_EQ((__u64)ETE_TRBE_STATE_RUNNING, tbuf_state(&self->t));
-	EXPECT_LE(head + 32 * KB, tbuf_wait_quiet(&self->t, 10));
+	EXPECT_LE(head + 32 * KB, tbuf_wait_head(&self->t, head + 32 * KB, 10));
 	EXPECT_EQ(0, self->t.hdr->last_error);
 	EXPECT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
 	free(seq);
@@ -444,7 +444,7 @@ TEST_F_TIMEOUT(model, start_after_trigger_stop_restarts, 120)
 	ASSERT_EQ(0, model_replay(self->cpu, seq, 32 * KB));
 	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_START)) TH_LOG("errno %d", errno);
 	EXPECT_EQ((__u64)ETE_TRBE_STATE_RUNNING, tbuf_state(&self->t));
-	EXPECT_LE(head + 32 * KB, tbuf_wait_quiet(&self->t, 10));
+	EXPECT_LE(head + 32 * KB, tbuf_wait_head(&self->t, head + 32 * KB, 10));
 	EXPECT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
 	free(seq);
 }
