@@ -286,6 +286,12 @@ def judge_run(label, run_dir, out):
             if kind == "ksft":
                 text = read(os.path.join(run_dir, "ksft", name + ".tap"))
                 t = judge_tap(label, name, text, rc)
+                if t.failed:
+                    # The CI log keeps the Failures section: say why there.
+                    diag = [ln.strip() for ln in text.splitlines()
+                            if ln.lstrip().startswith("#")][-15:]
+                    if diag:
+                        t.failures[-1] += "".join("\n      " + d for d in diag)
             else:
                 t = Tally()
                 t.add("pass" if rc == 0 else "fail", f"{label}: sh {name} exited {rc}")
