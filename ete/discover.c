@@ -9,6 +9,10 @@
  *   a memory resource    the CoreSight external-debug (MMIO) view, or the
  *                        test double's view of the same address
  *
+ * A unit whose CPU is offline when it is bound cannot be probed (its
+ * registers are reached from its CPU only); it is bound again when that
+ * CPU comes online (ete_discover_cpu_online()), as mainline etm4x does.
+ *
  * The in-tree coresight-etm4x driver binds the same compatibles and ACPI
  * IDs; a unit it already holds is reported once at load (which driver holds
  * which CPU), so the user learns why a CPU has no /sys/class/ete entry.
@@ -16,6 +20,8 @@
 
 #include <linux/acpi.h>
 #include <linux/amba/bus.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/io.h>
@@ -25,9 +31,40 @@
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include <ete/compat.h>
 #include <ete/core.h>
+
+/*
+ * CPUs whose unit was refused because the CPU was offline (atomic bit
+ * operations); the online callback binds them again from a work item
+ * (driver_attach() takes device locks, not to be taken in a hotplug
+ * callback).  No new work once the drivers go away (ete_discover_dying).
+ */
+static struct cpumask ete_missed;
+static bool ete_discover_dying;
+static enum cpuhp_state ete_discover_hp_state;
+
+static void ete_discover_rescan_work(struct work_struct *work)
+{
+	ete_discover_rescan();
+}
+
+static DECLARE_WORK(ete_rescan_work, ete_discover_rescan_work);
+
+static void ete_discover_retry(int cpu)
+{
+	if (!READ_ONCE(ete_discover_dying) &&
+	    cpumask_test_and_clear_cpu(cpu, &ete_missed))
+		schedule_work(&ete_rescan_work);
+}
+
+static int ete_discover_cpu_online(unsigned int cpu)
+{
+	ete_discover_retry(cpu);
+	return 0;
+}
 
 /* Which CPU's trace unit @dev is, from whichever firmware described it. */
 static int ete_fw_cpu(struct device *dev)
@@ -104,11 +141,18 @@ int ete_discover_bind(struct device *dev, struct resource *res)
 	}
 	u = ete_unit_create(dev, cpu, &acc, overridden);
 	if (IS_ERR(u)) {
-		if (PTR_ERR(u) == -EBUSY)
+		ret = PTR_ERR(u);
+		if (ret == -EBUSY)
 			dev_err(dev, "cpu%d already has a trace unit\n", cpu);
 		if (res)
 			ete_mmio_lock(&acc);
-		return PTR_ERR(u);
+		if (ret != -EAGAIN)
+			return ret;
+		/* offline: bound again when it comes online (or came) */
+		cpumask_set_cpu(cpu, &ete_missed);
+		if (cpu_online(cpu))
+			ete_discover_retry(cpu);
+		return -ENODEV;
 	}
 	dev_set_drvdata(dev, u);
 	return 0;
@@ -273,9 +317,15 @@ int ete_discover_init(void)
 {
 	int ret;
 
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
+					"hwtracing/ete/discover:online",
+					ete_discover_cpu_online, NULL);
+	if (ret < 0)
+		return ret;
+	ete_discover_hp_state = ret;
 	ret = platform_driver_register(&ete_platform_driver);
 	if (ret)
-		return ret;
+		goto remove_state;
 	ret = amba_driver_register(&ete_amba_driver);
 	if (ret)
 		goto unregister_platform;
@@ -290,6 +340,10 @@ unregister_amba:
 	amba_driver_unregister(&ete_amba_driver);
 unregister_platform:
 	platform_driver_unregister(&ete_platform_driver);
+remove_state:
+	WRITE_ONCE(ete_discover_dying, true);
+	cpuhp_remove_state_nocalls(ete_discover_hp_state);
+	cancel_work_sync(&ete_rescan_work);
 	return ret;
 }
 
@@ -300,6 +354,9 @@ unregister_platform:
  */
 void ete_discover_exit(void)
 {
+	WRITE_ONCE(ete_discover_dying, true);
+	cpuhp_remove_state_nocalls(ete_discover_hp_state);
+	cancel_work_sync(&ete_rescan_work);
 	ete_acpi_exit();
 	amba_driver_unregister(&ete_amba_driver);
 	platform_driver_unregister(&ete_platform_driver);

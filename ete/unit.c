@@ -247,16 +247,17 @@ static void ete_unit_read_one(void *data)
  * etm4x reads its management registers).
  *
  * Context: process context.
- * Return: 0, or -ENXIO if the CPU is offline.
+ * Return: 0, or -ENODEV if the CPU is offline.
  */
 int ete_unit_read(struct ete_unit *u, u32 reg, u64 *val)
 {
 	struct ete_read_arg arg = { .u = u, .reg = reg };
-	int ret;
 
-	ret = smp_call_function_single(u->cpu, ete_unit_read_one, &arg, 1);
+	/* -ENXIO from the cross call: the CPU is offline */
+	if (smp_call_function_single(u->cpu, ete_unit_read_one, &arg, 1))
+		return -ENODEV;
 	*val = arg.val;
-	return ret;
+	return 0;
 }
 
 /**
@@ -336,9 +337,9 @@ static int ete_unit_probe_hw(struct ete_unit *u)
 
 	ret = smp_call_function_single(u->cpu, ete_probe_one, &arg, 1);
 	if (ret) {
-		dev_info(dev, "cpu%d is offline; trace unit not probed\n",
+		dev_info(dev, "cpu%d is offline; trace unit probed when it comes online\n",
 			 u->cpu);
-		return -ENODEV;
+		return -EAGAIN;
 	}
 	if (arg.ret == -ENODEV) {
 		dev_info(dev, "cpu%d has no ETE (ID_AA64DFR0_EL1.TraceVer is 0); not probed\n",
@@ -371,7 +372,8 @@ static void ete_unit_err_work(struct work_struct *work);
  *
  * Context: process context; sleeps.
  * Return: the unit, or ERR_PTR(-ENODEV) if it is absent (logged once),
- * -EBUSY if the CPU already has a unit, -ENOMEM.
+ * -EAGAIN if its CPU is offline (nothing could be read), -EBUSY if the CPU
+ * already has a unit, -ENOMEM.
  */
 struct ete_unit *ete_unit_create(struct device *parent, int cpu,
 				 const struct ete_access *acc,

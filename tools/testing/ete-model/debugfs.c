@@ -290,6 +290,8 @@ static int em_stats_show(struct seq_file *s, void *v)
 		   READ_ONCE(u->bytes_out), READ_ONCE(u->bytes_dropped));
 	seq_printf(s, "kernel_oslk_clears %lu\n",
 		   READ_ONCE(u->kernel_oslk_clears));
+	/* external-view accesses from a CPU other than the owner */
+	seq_printf(s, "mmio_remote %lu\n", READ_ONCE(u->mmio_remote));
 	seq_printf(s, "starts %lu\nsyncs %lu\nreplayed %zu\n",
 		   READ_ONCE(u->starts), READ_ONCE(u->syncs),
 		   READ_ONCE(u->gen.replay_pos));

@@ -37,6 +37,9 @@ struct ete_model;
  * @EM_RVTNCS: TRBPTR_EL1 or TRBSR_EL1 read after a TSB CSYNC with no
  *	context synchronization event between them (the value may predate
  *	the flush)
+ * @EM_EXTPD: an external-debug (MMIO) access to a unit whose core power
+ *	domain is off: an error response on silicon (RKQMKX; IBMSVN: a core
+ *	that is off is powered down), an external abort for the kernel
  * @EM_NR_CHECKS: number of checks
  */
 enum ete_model_check {
@@ -56,6 +59,7 @@ enum ete_model_check {
 	EM_TRBE_PTR,
 	EM_TRBE_ORDER,
 	EM_RVTNCS,
+	EM_EXTPD,
 	EM_NR_CHECKS,
 };
 

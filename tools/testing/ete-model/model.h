@@ -223,6 +223,7 @@ struct em_unit {
 	u64 trfcr_eff;
 	bool prohibited;
 	bool sticky_pd;
+	bool pe_off;
 	bool swlock;
 	u32 pdcr;
 
@@ -264,6 +265,7 @@ struct em_unit {
 	unsigned long bytes_dropped;
 	unsigned long starts;
 	unsigned long syncs;
+	unsigned long mmio_remote;
 	bool pd_armed;
 	bool irq_hold;
 	struct em_pm pm;

@@ -665,6 +665,7 @@ static const struct em_mutation em_mutations[] = {
 	{ EM_TRBE_PTR, em_sc_trbe_ptr },
 	{ EM_TRBE_ORDER, em_sc_trbe_order },
 	{ EM_RVTNCS, em_sc_rvtncs },
+	{ EM_EXTPD, em_sc_extpd },
 };
 
 static void em_mutation_desc(const struct em_mutation *mu, char *desc)

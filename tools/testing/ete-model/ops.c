@@ -126,6 +126,23 @@ static u32 em_mmio_reg(u32 off, bool *upper)
 	return off;
 }
 
+/*
+ * Whether the external view answers at all: not while the core is off
+ * (RKQMKX: an error response; the kernel sees an external abort).  An
+ * access from another CPU is architecturally fine while the core is on,
+ * but only the owning CPU keeps it on: such accesses are counted
+ * (mmio_remote in stats), for tests that check the driver makes none.
+ */
+static bool em_mmio_powered(struct em_unit *u, u32 off, u64 val, bool write)
+{
+	if (u->cpu != raw_smp_processor_id())
+		u->mmio_remote++;
+	if (!u->pe_off)
+		return true;
+	em_violation(u, EM_EXTPD, off, val, write);
+	return false;
+}
+
 /* RKYDTQ: byte, halfword, unaligned and oversize accesses; RYFRMG (3) */
 static bool em_mmio_size_ok(struct em_unit *u, u32 off, bool is64, u64 val,
 			    bool write)
@@ -155,7 +172,8 @@ static u64 em_mmio_read(void *ctx, u32 off, bool is64)
 	u32 reg;
 
 	raw_spin_lock_irqsave(&u->lock, flags);
-	if (em_mmio_size_ok(u, off, is64, 0, false)) {
+	if (em_mmio_powered(u, off, 0, false) &&
+	    em_mmio_size_ok(u, off, is64, 0, false)) {
 		reg = em_mmio_reg(off, &upper);
 		val = em_unit_read(u, reg, true);
 		if (upper)
@@ -179,7 +197,8 @@ static void em_mmio_write(void *ctx, u32 off, u64 val, bool is64)
 	u64 old;
 
 	raw_spin_lock_irqsave(&u->lock, flags);
-	if (!em_mmio_size_ok(u, off, is64, val, true))
+	if (!em_mmio_powered(u, off, val, true) ||
+	    !em_mmio_size_ok(u, off, is64, val, true))
 		goto out;
 	reg = em_mmio_reg(off, &upper);
 	d = em_reg_find(reg, &idx);
@@ -571,7 +590,9 @@ EXPORT_SYMBOL_GPL(ete_model_irq_release);
  *
  * CPU_OFF powers the core down: the trace unit and the TRBE lose their
  * state as in ete_model_power_down(), and the OS Lock takes its Cold
- * reset value, locked (OSLSR_EL1.OSLK resets to 1).  What a unit that was
+ * reset value, locked (OSLSR_EL1.OSLK resets to 1).  Until
+ * ete_model_cpu_on(), the external view answers every access with an
+ * error (EXT_POWERED_DOWN violation, RKQMKX).  What a unit that was
  * tracing lost is kept for the driver's restore, as at a CPU PM
  * power-down; an idle unit loses nothing anyone wanted.
  *
@@ -593,6 +614,7 @@ void ete_model_cpu_off(struct ete_model *m, int cpu)
 							  ETE_TRFCR_EL1, 0));
 		__u->trfcr_eff = __u->trfcr;
 		__u->oslk = true;
+		__u->pe_off = true;
 		__u->powerdowns++;
 	}));
 }
@@ -616,6 +638,7 @@ void ete_model_cpu_on(struct ete_model *m, int cpu)
 {
 	EM_UNIT_LOCKED(m, cpu, ({
 		__u->oslk = false;
+		__u->pe_off = false;
 		__u->csync_pending = false;
 		__u->kernel_oslk_clears++;
 	}));

@@ -590,6 +590,7 @@ static const char *const em_check_names[EM_NR_CHECKS] = {
 	[EM_TRBE_PTR] = "TRBE_POINTERS",
 	[EM_TRBE_ORDER] = "TRBE_ORDER",
 	[EM_RVTNCS] = "RVTNCS",
+	[EM_EXTPD] = "EXT_POWERED_DOWN",
 };
 
 /**

@@ -628,7 +628,35 @@ static void rfqmxq_power_down_loses_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCPDSR), 1U);
 }
 
+/* The core is off (CPU_OFF): the external view answers nothing (RKQMKX) */
+void em_sc_extpd(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+
+	ete_model_cpu_off(t->m, t->cpu);
+	ete_model_mmio_ops.read32(em_ctx(test), ETE_TRCIDR1);
+	ete_model_cpu_on(t->m, t->cpu);
+}
+
+static void rkqmkx_powered_down_core_answers_error(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+	void *c = em_ctx(test);
+	u32 idr1 = ete_model_mmio_ops.read32(c, ETE_TRCIDR1);
+
+	KUNIT_EXPECT_NE(test, idr1, 0U);
+	ete_model_cpu_off(t->m, t->cpu);
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCIDR1), 0U);
+	ete_model_mmio_ops.write32(c, ETE_TRCTRACEIDR, 5);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_EXTPD), 2U);
+	ete_model_cpu_on(t->m, t->cpu);
+	/* on again: the view answers */
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCIDR1), idr1);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_EXTPD), 2U);
+}
+
 static struct kunit_case em_mmio_cases[] = {
+	KUNIT_CASE(rkqmkx_powered_down_core_answers_error),
 	KUNIT_CASE(rvqwly_64bit_register_access),
 	KUNIT_CASE(rkydtq_unsupported_sizes),
 	KUNIT_CASE(swlock_blocks_external_writes),
