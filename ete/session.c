@@ -642,7 +642,7 @@ int ete_sink_register(const struct ete_sink_ops *ops, void *priv)
 }
 EXPORT_SYMBOL_GPL(ete_sink_register);
 
-void ete_sink_unregister(const struct ete_sink_ops *ops)
+void ete_sink_unregister(const struct ete_sink_ops *ops, void *priv)
 {
 	struct ete_sink *s, *tmp;
 	int cpu;
@@ -652,12 +652,12 @@ void ete_sink_unregister(const struct ete_sink_ops *ops)
 	for_each_possible_cpu(cpu) {
 		struct ete_unit *u = per_cpu(ete_cpu_unit, cpu);
 
-		if (u && u->sess && u->sink == ops)
+		if (u && u->sess && u->sink == ops && u->sink_priv == priv)
 			ete_session_stop_cpu(u);
 	}
 	cpus_read_unlock();
 	list_for_each_entry_safe(s, tmp, &ete_sinks, node) {
-		if (s->ops == ops) {
+		if (s->ops == ops && s->priv == priv) {
 			list_del(&s->node);
 			kfree(s);
 		}

@@ -339,9 +339,41 @@ static char *trbe_devnode(ete_compat_devnode_dev_t *dev, umode_t *mode)
 	return NULL;
 }
 
+/* The "trbe" class: one per module, shared by every TRBE node's devices */
+static struct class *trbe_class;
+
 /**
- * trbe_cdev_init() - register the character devices' region and class
+ * trbe_class_init() - create the "trbe" class
+ *
+ * Context: module init; sleeps.
+ * Return: 0 or a negative errno.
+ */
+int trbe_class_init(void)
+{
+	trbe_class = ete_compat_class_create("trbe");
+	if (IS_ERR(trbe_class))
+		return PTR_ERR(trbe_class);
+	trbe_class->devnode = trbe_devnode;
+	trbe_class->dev_groups = trbe_dev_groups;
+	return 0;
+}
+
+/**
+ * trbe_class_exit() - undo trbe_class_init()
+ *
+ * Context: module exit; every device was destroyed.
+ */
+void trbe_class_exit(void)
+{
+	class_destroy(trbe_class);
+}
+
+/**
+ * trbe_cdev_init() - register a driver instance's character devices
  * @drv: the driver instance
+ *
+ * A region of nr_cpu_ids minors (the minor is the CPU number), of which
+ * the CPUs the instance serves get a device.
  *
  * Context: process context; sleeps.
  * Return: 0 or a negative errno.
@@ -356,22 +388,12 @@ int trbe_cdev_init(struct trbe_drv *drv)
 	cdev_init(&drv->cdev, &trbe_fops);
 	drv->cdev.owner = THIS_MODULE;
 	ret = cdev_add(&drv->cdev, drv->devt, nr_cpu_ids);
-	if (ret)
-		goto err_unregister_region;
-	drv->class = ete_compat_class_create("trbe");
-	if (IS_ERR(drv->class)) {
-		ret = PTR_ERR(drv->class);
-		goto err_del_cdev;
+	if (ret) {
+		unregister_chrdev_region(drv->devt, nr_cpu_ids);
+		return ret;
 	}
-	drv->class->devnode = trbe_devnode;
-	drv->class->dev_groups = trbe_dev_groups;
+	drv->class = trbe_class;
 	return 0;
-
-err_del_cdev:
-	cdev_del(&drv->cdev);
-err_unregister_region:
-	unregister_chrdev_region(drv->devt, nr_cpu_ids);
-	return ret;
 }
 
 /**
@@ -382,7 +404,6 @@ err_unregister_region:
  */
 void trbe_cdev_exit(struct trbe_drv *drv)
 {
-	class_destroy(drv->class);
 	cdev_del(&drv->cdev);
 	unregister_chrdev_region(drv->devt, nr_cpu_ids);
 }

@@ -5,13 +5,18 @@
  *
  * Binds the "arm,trace-buffer-extension" node, whose single interrupt is
  * the per-CPU TRBE PPI, or on ACPI the "trbe" device acpi.c makes from the
- * MADT.  Every possible CPU gets /dev/trbe<N>; whether it
- * has a usable TRBE is probed on that CPU through its access handle, when
- * it comes online and again when a test double arrives (the model).
+ * MADT.  A node serves the CPUs of its PPI's partition (GICv3
+ * "ppi-partitions": a system may describe one TRBE node per cluster), or
+ * every possible CPU; a node whose CPUs another node already serves is
+ * refused (-EBUSY), so each CPU has one owner.  Every CPU served gets
+ * /dev/trbe<N>; whether it has a usable TRBE is probed on that CPU through
+ * its access handle, when it comes online and again when a test double
+ * arrives (the model).
  */
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -175,6 +180,8 @@ static int trbe_cpu_online(unsigned int cpu, struct hlist_node *node)
 						hp_node);
 	struct trbe_cpu *tc = drv->cpus[cpu];
 
+	if (!tc)		/* another node's CPU */
+		return 0;
 	if (!READ_ONCE(tc->present))
 		trbe_cpu_probe(tc);
 	else if (READ_ONCE(tc->in_session))
@@ -189,7 +196,8 @@ static int trbe_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	struct trbe_drv *drv = hlist_entry_safe(node, struct trbe_drv,
 						hp_node);
 
-	trbe_cpu_unprobe(drv->cpus[cpu]);
+	if (drv->cpus[cpu])
+		trbe_cpu_unprobe(drv->cpus[cpu]);
 	return 0;
 }
 
@@ -202,14 +210,14 @@ static int trbe_access_event(struct notifier_block *nb, unsigned long event,
 	unsigned int cpu;
 
 	/* Sessions started here end before their handles change */
-	for_each_possible_cpu(cpu) {
+	for_each_cpu(cpu, &drv->supported) {
 		mutex_lock(&drv->cpus[cpu]->lock);
 		trbe_session_stop(drv->cpus[cpu]);
 		mutex_unlock(&drv->cpus[cpu]->lock);
 	}
 	/* A new backend answers differently: probe everything again */
 	cpus_read_lock();
-	for_each_online_cpu(cpu) {
+	for_each_cpu_and(cpu, &drv->supported, cpu_online_mask) {
 		trbe_cpu_unprobe(drv->cpus[cpu]);
 		if (event == ETE_ACCESS_OVERRIDE_ADDED)
 			trbe_cpu_probe(drv->cpus[cpu]);
@@ -243,11 +251,14 @@ static struct trbe_cpu *trbe_cpu_alloc(struct trbe_drv *drv, int cpu)
 	return tc;
 }
 
+/* debugfs "trbe": the re-arm counters per CPU (session.c) */
+static struct dentry *trbe_debugfs;
+
 static void trbe_devices_destroy(struct trbe_drv *drv)
 {
 	unsigned int cpu;
 
-	for_each_possible_cpu(cpu) {
+	for_each_cpu(cpu, &drv->supported) {
 		struct trbe_cpu *tc = drv->cpus[cpu];
 
 		if (!tc)
@@ -258,6 +269,7 @@ static void trbe_devices_destroy(struct trbe_drv *drv)
 		 * may still run: a re-arm, a flush, a wake-up queued by the
 		 * last interrupt or session stop.
 		 */
+		debugfs_remove(tc->dbg);
 		cancel_delayed_work_sync(&tc->rearm);
 		hrtimer_cancel(&tc->flush);
 		irq_work_sync(&tc->wake);
@@ -271,7 +283,7 @@ static int trbe_devices_create(struct trbe_drv *drv)
 	unsigned int cpu;
 	int ret;
 
-	for_each_possible_cpu(cpu) {
+	for_each_cpu(cpu, &drv->supported) {
 		struct trbe_cpu *tc = trbe_cpu_alloc(drv, cpu);
 		struct device *dev;
 
@@ -288,6 +300,7 @@ static int trbe_devices_create(struct trbe_drv *drv)
 			goto err_destroy;
 		}
 		tc->dev = dev;
+		trbe_session_debugfs_add(tc, trbe_debugfs);
 	}
 	return 0;
 
@@ -311,6 +324,49 @@ static int trbe_get_irq(struct platform_device *pdev)
 	return irq;
 }
 
+/*
+ * The CPUs served by some instance.  A node claims its PPI partition's
+ * CPUs at probe and gives them back at remove; a node that overlaps a
+ * claimed CPU is refused, so no two instances serve a CPU (each would
+ * make /dev/trbe<N> and take its PPI).
+ */
+static DEFINE_MUTEX(trbe_claim_lock);
+static struct cpumask trbe_claimed;
+
+static int trbe_claim(struct trbe_drv *drv)
+{
+	struct device *dev = &drv->pdev->dev;
+	int ret = 0;
+
+	/* the partition's affinity; every possible CPU without partitions */
+	if (irq_get_percpu_devid_partition(drv->irq, &drv->supported)) {
+		dev_err(dev, "IRQ %d is not a per-CPU interrupt\n", drv->irq);
+		return -EINVAL;
+	}
+	cpumask_and(&drv->supported, &drv->supported, cpu_possible_mask);
+	if (cpumask_empty(&drv->supported)) {
+		dev_err(dev, "the TRBE interrupt's partition names no possible CPU\n");
+		return -ENODEV;
+	}
+	mutex_lock(&trbe_claim_lock);
+	if (cpumask_intersects(&drv->supported, &trbe_claimed)) {
+		dev_err(dev, "CPUs %*pbl: another TRBE node already serves some of them; node not used\n",
+			cpumask_pr_args(&drv->supported));
+		ret = -EBUSY;
+	} else {
+		cpumask_or(&trbe_claimed, &trbe_claimed, &drv->supported);
+	}
+	mutex_unlock(&trbe_claim_lock);
+	return ret;
+}
+
+static void trbe_unclaim(struct trbe_drv *drv)
+{
+	mutex_lock(&trbe_claim_lock);
+	cpumask_andnot(&trbe_claimed, &trbe_claimed, &drv->supported);
+	mutex_unlock(&trbe_claim_lock);
+}
+
 static int trbe_probe(struct platform_device *pdev)
 {
 	struct trbe_drv *drv;
@@ -328,6 +384,9 @@ static int trbe_probe(struct platform_device *pdev)
 	drv->irq = trbe_get_irq(pdev);
 	if (drv->irq < 0)
 		return drv->irq;
+	ret = trbe_claim(drv);
+	if (ret)
+		return ret;
 	drv->cpus = devm_kcalloc(&pdev->dev, nr_cpu_ids, sizeof(*drv->cpus),
 				 GFP_KERNEL);
 	drv->pcpu = alloc_percpu(struct trbe_cpu *);
@@ -355,7 +414,8 @@ static int trbe_probe(struct platform_device *pdev)
 	if (ret)
 		goto err_remove_instance;
 	platform_set_drvdata(pdev, drv);
-	dev_info(&pdev->dev, "TRBE interrupt: IRQ %d (per-CPU)\n", drv->irq);
+	dev_info(&pdev->dev, "TRBE interrupt: IRQ %d (per-CPU), CPUs %*pbl\n",
+		 drv->irq, cpumask_pr_args(&drv->supported));
 	return 0;
 
 err_remove_instance:
@@ -370,6 +430,7 @@ err_cdev_exit:
 	trbe_cdev_exit(drv);
 err_free_pcpu:
 	free_percpu(drv->pcpu);
+	trbe_unclaim(drv);
 	return ret;
 }
 
@@ -384,6 +445,7 @@ static ete_compat_remove_t trbe_remove(struct platform_device *pdev)
 	trbe_devices_destroy(drv);
 	trbe_cdev_exit(drv);
 	free_percpu(drv->pcpu);
+	trbe_unclaim(drv);
 	return ETE_COMPAT_REMOVE_OK;
 }
 
@@ -447,6 +509,10 @@ static int __init trbe_init(void)
 	if (ret < 0)
 		return ret;
 	trbe_hp_state = ret;
+	ret = trbe_class_init();
+	if (ret)
+		goto remove_multi_state;
+	trbe_debugfs = debugfs_create_dir("trbe", NULL);
 	ret = platform_driver_register(&trbe_driver);
 	if (ret)
 		goto remove_state;
@@ -459,6 +525,9 @@ static int __init trbe_init(void)
 unregister_driver:
 	platform_driver_unregister(&trbe_driver);
 remove_state:
+	debugfs_remove(trbe_debugfs);
+	trbe_class_exit();
+remove_multi_state:
 	cpuhp_remove_multi_state(trbe_hp_state);
 	return ret;
 }
@@ -468,6 +537,8 @@ static void __exit trbe_exit(void)
 {
 	trbe_acpi_exit();
 	platform_driver_unregister(&trbe_driver);
+	debugfs_remove(trbe_debugfs);
+	trbe_class_exit();
 	cpuhp_remove_multi_state(trbe_hp_state);
 }
 module_exit(trbe_exit);

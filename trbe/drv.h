@@ -28,6 +28,8 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+struct dentry;
+
 #include <ete/access.h>
 #include <ete/trbe.h>
 #include <linux/ete.h>
@@ -43,8 +45,14 @@ struct trbe_drv;
 #define TRBE_BUF_MAX		SZ_256M
 #define TRBE_BUF_DEFAULT	SZ_1M
 
-/* Jiffies between looks at data_tail while fill mode waits for the reader */
+/*
+ * Jiffies between looks at data_tail while fill mode waits for the reader:
+ * TRBE_REARM_DELAY after each try, doubled while the reader does not move,
+ * up to TRBE_REARM_MAX (an mmap reader writes data_tail and makes no call
+ * that could kick the re-arm; read() and poll() kick it at once).
+ */
 #define TRBE_REARM_DELAY	1
+#define TRBE_REARM_MAX		msecs_to_jiffies(100)
 
 /**
  * enum trbe_policy - what fill mode does when the reader is behind
@@ -169,6 +177,13 @@ struct trbe_counters {
  * @fault_st: its decoding; under @slock
  * @fault_unsaid: a fault is recorded and not logged yet; under @slock
  * @rearm: re-arms a fill-mode TRBE waiting for the reader
+ * @rearm_tail: the reader's tail when the TRBE last could not be armed;
+ *	under @slock
+ * @rearm_delay: the re-arm work's current delay (jiffies); only that
+ *	work uses it
+ * @rearm_looks: times the re-arm work ran (debugfs trbe/cpu<N>)
+ * @rearm_calls: of those, times it called the traced CPU
+ * @dbg: the debugfs file of these counters
  * @flush: publishes fill-mode data periodically, on tc->cpu
  * @sess: the session the START ioctl began
  * @read_lock: serialises read()
@@ -212,6 +227,11 @@ struct trbe_cpu {
 	struct trbe_status fault_st;
 	bool fault_unsaid;
 	struct delayed_work rearm;
+	u64 rearm_tail;
+	unsigned long rearm_delay;
+	unsigned long rearm_looks;
+	unsigned long rearm_calls;
+	struct dentry *dbg;
 	struct hrtimer flush;
 	struct ete_session *sess;
 	struct mutex read_lock;		/* one reader at a time */
@@ -225,10 +245,13 @@ struct trbe_cpu {
  * struct trbe_drv - the driver instance (one TRBE node)
  * @pdev: the platform device
  * @irq: the TRBE PPI
- * @cpus: per-CPU state, indexed by CPU number
+ * @supported: the CPUs this node serves: its PPI's partition (all
+ *	possible CPUs for a PPI without partitions); disjoint from every
+ *	other instance's
+ * @cpus: per-CPU state, indexed by CPU number; NULL outside @supported
  * @devt: first device number
- * @cdev: the character device for every CPU
- * @class: the "trbe" class
+ * @cdev: the character device for every CPU of @supported
+ * @class: the "trbe" class (one per module)
  * @pcpu: per-CPU pointer to each CPU's &struct trbe_cpu, for the IRQ
  * @hp_node: the cpuhp instance
  * @access_nb: hears about the test double coming and going
@@ -236,6 +259,7 @@ struct trbe_cpu {
 struct trbe_drv {
 	struct platform_device *pdev;
 	int irq;
+	struct cpumask supported;
 	struct trbe_cpu **cpus;
 	dev_t devt;
 	struct cdev cdev;
@@ -291,9 +315,12 @@ void trbe_session_stop(struct trbe_cpu *tc);
 int trbe_session_snapshot(struct trbe_cpu *tc);
 void trbe_session_kick(struct trbe_cpu *tc);
 void trbe_session_init(struct trbe_cpu *tc);
+void trbe_session_debugfs_add(struct trbe_cpu *tc, struct dentry *root);
 void trbe_session_release_buf(struct trbe_cpu *tc);
 
 /* cdev.c */
+int trbe_class_init(void);
+void trbe_class_exit(void);
 int trbe_cdev_init(struct trbe_drv *drv);
 void trbe_cdev_exit(struct trbe_drv *drv);
 

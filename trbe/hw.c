@@ -260,8 +260,14 @@ bool trbe_arm_local(struct trbe_cpu *tc)
 		if (!tc->gap_pending)
 			tc->gap_pending = ETE_TRBE_GAP_STOPPED;
 		trbe_stream_set_state(tc, ETE_TRBE_STATE_WAITING);
-		/* mmap readers only write data_tail: look at it again soon */
-		schedule_delayed_work(&tc->rearm, TRBE_REARM_DELAY);
+		/*
+		 * mmap readers only write data_tail: look at it again soon,
+		 * from any CPU (the traced one is left alone until the tail
+		 * moves: trbe_rearm_work()).
+		 */
+		tc->rearm_tail = tail;
+		queue_delayed_work(system_unbound_wq, &tc->rearm,
+				   TRBE_REARM_DELAY);
 		return false;
 	}
 	if (tc->win.pad)

@@ -119,7 +119,8 @@ void trbe_pm_restore_local(void *priv, int cpu)
 		trbe_flush_start(tc);
 	} else if (tc->buf && tc->state == ETE_TRBE_STATE_WAITING) {
 		/* The re-arm work gives up on an offline CPU: look again */
-		schedule_delayed_work(&tc->rearm, TRBE_REARM_DELAY);
+		queue_delayed_work(system_unbound_wq, &tc->rearm,
+				   TRBE_REARM_DELAY);
 	}
 out_unlock:
 	raw_spin_unlock(&tc->slock);

@@ -10,7 +10,9 @@
  */
 
 #include <linux/cpu.h>
+#include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/seq_file.h>
 #include <linux/smp.h>
 
 #include <ete/sink.h>
@@ -235,7 +237,7 @@ int trbe_sink_register(struct trbe_drv *drv)
  */
 void trbe_sink_unregister(struct trbe_drv *drv)
 {
-	ete_sink_unregister(&trbe_sink_ops);
+	ete_sink_unregister(&trbe_sink_ops, drv);
 }
 
 /**
@@ -332,13 +334,38 @@ static void trbe_rearm_one(void *info)
 	raw_spin_unlock(&tc->slock);
 }
 
+/*
+ * Whether the TRBE could be armed is a function of the head, the reader's
+ * tail, the lost tail and the geometry; in WAITING only the tail moves.
+ * So the traced CPU is interrupted only once the tail has moved since the
+ * last try; until then the work looks again, less and less often (up to
+ * TRBE_REARM_MAX).  trbe_arm_local() queues it again while there is no
+ * room.
+ */
 static void trbe_rearm_work(struct work_struct *work)
 {
 	struct trbe_cpu *tc = container_of(to_delayed_work(work),
 					   struct trbe_cpu, rearm);
+	bool waiting, moved;
+	unsigned long flags;
 
-	/* trbe_arm_local() queues this again while there is no room */
-	smp_call_function_single(tc->cpu, trbe_rearm_one, tc, 1);
+	WRITE_ONCE(tc->rearm_looks, tc->rearm_looks + 1);
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	waiting = tc->buf && !tc->closing && !tc->armed &&
+		  tc->state == ETE_TRBE_STATE_WAITING;
+	moved = waiting && trbe_stream_tail(tc) != tc->rearm_tail;
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	if (moved) {
+		tc->rearm_delay = TRBE_REARM_DELAY;
+		WRITE_ONCE(tc->rearm_calls, tc->rearm_calls + 1);
+		smp_call_function_single(tc->cpu, trbe_rearm_one, tc, 1);
+	} else if (waiting) {
+		tc->rearm_delay = clamp(2 * tc->rearm_delay,
+					(unsigned long)TRBE_REARM_DELAY,
+					TRBE_REARM_MAX);
+		queue_delayed_work(system_unbound_wq, &tc->rearm,
+				   tc->rearm_delay);
+	}
 }
 
 /**
@@ -350,7 +377,37 @@ static void trbe_rearm_work(struct work_struct *work)
 void trbe_session_kick(struct trbe_cpu *tc)
 {
 	if (READ_ONCE(tc->state) == ETE_TRBE_STATE_WAITING)
-		mod_delayed_work(system_wq, &tc->rearm, 0);
+		mod_delayed_work(system_unbound_wq, &tc->rearm, 0);
+}
+
+static int trbe_rearm_stats_show(struct seq_file *s, void *unused)
+{
+	struct trbe_cpu *tc = s->private;
+
+	seq_printf(s, "rearm_looks %lu\nrearm_calls %lu\n",
+		   READ_ONCE(tc->rearm_looks), READ_ONCE(tc->rearm_calls));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(trbe_rearm_stats);
+
+/**
+ * trbe_session_debugfs_add() - the CPU's counters under debugfs
+ * @tc: the CPU
+ * @root: the module's debugfs directory (may be an error pointer)
+ *
+ * How often the re-arm work looked at a waiting session, and how often it
+ * called the traced CPU: for whoever wonders what a session that waits
+ * for its reader costs that CPU (nothing, until the reader moves).
+ *
+ * Context: process context.
+ */
+void trbe_session_debugfs_add(struct trbe_cpu *tc, struct dentry *root)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "cpu%d", tc->cpu);
+	tc->dbg = debugfs_create_file(name, 0400, root, tc,
+				      &trbe_rearm_stats_fops);
 }
 
 /**

@@ -157,7 +157,7 @@ module_init(test_sink_init);
 static void __exit test_sink_exit(void)
 {
 	debugfs_remove_recursive(dir);
-	ete_sink_unregister(&test_sink_ops);
+	ete_sink_unregister(&test_sink_ops, NULL);
 }
 module_exit(test_sink_exit);
 

@@ -171,6 +171,8 @@ int ete_sink_register(const struct ete_sink_ops *ops, void *priv);
 /**
  * ete_sink_unregister() - withdraw a sink
  * @ops: the callbacks given to ete_sink_register()
+ * @priv: the @priv given with them (one driver may register several
+ *	instances with the same @ops, e.g. one per TRBE node)
  *
  * Stops, on every CPU where this sink is in use, the trace unit and then
  * the sink, so no callback runs after this returns.  The sessions stay
@@ -178,7 +180,7 @@ int ete_sink_register(const struct ete_sink_ops *ops, void *priv);
  *
  * Context: process context; sleeps.
  */
-void ete_sink_unregister(const struct ete_sink_ops *ops);
+void ete_sink_unregister(const struct ete_sink_ops *ops, void *priv);
 
 /**
  * ete_session_start() - start tracing on a set of CPUs, all or none

@@ -110,6 +110,52 @@ static long long accesses(int cpu)
 	return model_stat(cpu, "reads") + model_stat(cpu, "writes");
 }
 
+/* A counter of /sys/kernel/debug/trbe/cpu<N>, or -1 */
+static long long rearm_stat(int cpu, const char *name)
+{
+	char p[64], buf[256], *at;
+
+	snprintf(p, sizeof(p), "/sys/kernel/debug/trbe/cpu%d", cpu);
+	if (get(p, buf, sizeof(buf)) <= 0)
+		return -1;
+	at = strstr(buf, name);
+	return at ? strtoll(at + strlen(name) + 1, NULL, 10) : -1;
+}
+
+/* Function call IPIs @cpu took so far (/proc/interrupts), or -1 */
+static long long call_ipis(int cpu)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char line[1024], *p, *end;
+	long long n = -1;
+	int col, i;
+
+	if (!f)
+		return -1;
+	/* the header names the online CPUs: find @cpu's column */
+	if (!fgets(line, sizeof(line), f))
+		goto out;
+	col = -1;
+	for (i = 0, p = strtok(line, " \t\n"); p; p = strtok(NULL, " \t\n"), i++)
+		if (!strncmp(p, "CPU", 3) && atoi(p + 3) == cpu)
+			col = i;
+	while (col >= 0 && fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "Function call interrupts"))
+			continue;
+		p = strchr(line, ':');
+		for (i = 0; p && i <= col; i++) {
+			n = strtoll(p + 1, &end, 10);
+			p = end == p + 1 ? NULL : end - 1;
+		}
+		if (!p)
+			n = -1;
+		break;
+	}
+out:
+	fclose(f);
+	return n;
+}
+
 static bool have_rig(void)
 {
 	return !access(MODEL, F_OK) && !access(PROFILES, F_OK) &&
@@ -733,6 +779,59 @@ TEST_F_TIMEOUT(lc, trbe_file_session_uses_its_own_buffer, 90)
 	tbuf_close(&t);
 	put(SINK "present", "0");
 	EXPECT_EQ(0, sink_order_restore());
+	free(seq);
+}
+
+/*
+ * A fill session on CPU 2 waits for its reader, who does not move for a
+ * second: the re-arm work must not call CPU 2 meanwhile, and looks at the
+ * tail less and less often (before the fix it called CPU 2 every jiffy,
+ * for as long as the reader stayed away: HZ times a second).  The
+ * counters are trbe.ko's (debugfs trbe/cpu<N>); the function call IPIs
+ * CPU 2 took are shown.  Then the reader drains
+ * the mapping, writing only data_tail, with no call into the driver: the
+ * session runs again by itself and new trace arrives.
+ */
+TEST_F_TIMEOUT(lc, waiting_session_leaves_cpu_alone, 60)
+{
+	unsigned char *seq = seq_bytes(0, 48 * KB);
+	struct checker c = { 0 };
+	struct tbuf t = { 0 };
+	long long before, after, looks, calls;
+	__u64 head;
+
+	if (!self->ready)
+		return;
+	model_configure(CPU, "16384", "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, model_replay(CPU, seq, 48 * KB));
+	ASSERT_EQ(0, tbuf_open(&t, CPU));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	ASSERT_EQ(0, tbuf_wait_state(&t, ETE_TRBE_STATE_WAITING, 20));
+	usleep(200000);		/* the first looks at the tail are done */
+	before = call_ipis(CPU);
+	looks = rearm_stat(CPU, "rearm_looks");
+	calls = rearm_stat(CPU, "rearm_calls");
+	ASSERT_LE(0, looks);
+	ASSERT_LE(0, calls);
+	sleep(1);
+	after = call_ipis(CPU);
+	looks = rearm_stat(CPU, "rearm_looks") - looks;
+	calls = rearm_stat(CPU, "rearm_calls") - calls;
+	TH_LOG("cpu%d, 1 s WAITING: the re-arm work looked %lld times, called the CPU %lld times; %lld function call IPIs",
+	       CPU, looks, calls, after - before);
+	/* backing off to 100 ms: about 14 looks in the first second */
+	EXPECT_GT(25, looks);
+	EXPECT_EQ(0, calls);
+	EXPECT_EQ((__u64)ETE_TRBE_STATE_WAITING, tbuf_state(&t));
+	/* an mmap reader: data_tail only; the TRBE is armed again */
+	EXPECT_EQ((__u64)16 * KB, tbuf_drain(&t, &c));
+	EXPECT_EQ((__u64)0, c.bad);
+	EXPECT_EQ(0, tbuf_wait_state(&t, ETE_TRBE_STATE_RUNNING, 5));
+	head = tbuf_head(&t);
+	ASSERT_EQ(0, model_replay(CPU, seq, 8 * KB));
+	EXPECT_LE(head + 8 * KB, tbuf_wait_head(&t, head + 8 * KB, 10));
+	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	tbuf_close(&t);
 	free(seq);
 }
 
