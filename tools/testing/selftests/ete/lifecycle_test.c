@@ -817,7 +817,7 @@ TEST_F_TIMEOUT(lc, waiting_session_leaves_cpu_alone, 60)
 	after = call_ipis(CPU);
 	looks = rearm_stat(CPU, "rearm_looks") - looks;
 	calls = rearm_stat(CPU, "rearm_calls") - calls;
-	TH_LOG("cpu%d, 1 s WAITING: the re-arm work looked %lld times, called the CPU %lld times; %lld function call IPIs",
+	TH_LOG("cpu%d, 1 s WAITING: re-arm looks %lld, calls %lld; %lld IPIs",
 	       CPU, looks, calls, after - before);
 	/* backing off to 100 ms: about 14 looks in the first second */
 	EXPECT_GT(25, looks);
