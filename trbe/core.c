@@ -336,27 +336,31 @@ static struct cpumask trbe_claimed;
 static int trbe_claim(struct trbe_drv *drv)
 {
 	struct device *dev = &drv->pdev->dev;
-	int ret = 0;
+	struct cpumask *partition;
+	int ret;
 
+	partition = kzalloc(cpumask_size(), GFP_KERNEL);
+	if (!partition)
+		return -ENOMEM;
 	/* the partition's affinity; every possible CPU without partitions */
-	if (irq_get_percpu_devid_partition(drv->irq, &drv->supported)) {
+	if (irq_get_percpu_devid_partition(drv->irq, partition)) {
 		dev_err(dev, "IRQ %d is not a per-CPU interrupt\n", drv->irq);
-		return -EINVAL;
-	}
-	cpumask_and(&drv->supported, &drv->supported, cpu_possible_mask);
-	if (cpumask_empty(&drv->supported)) {
-		dev_err(dev, "the TRBE interrupt's partition names no possible CPU\n");
-		return -ENODEV;
+		ret = -EINVAL;
+		goto out;
 	}
 	mutex_lock(&trbe_claim_lock);
-	if (cpumask_intersects(&drv->supported, &trbe_claimed)) {
+	ret = trbe_claim_cpus(partition, cpu_possible_mask, &trbe_claimed,
+			      &drv->supported);
+	if (!ret)
+		cpumask_or(&trbe_claimed, &trbe_claimed, &drv->supported);
+	mutex_unlock(&trbe_claim_lock);
+	if (ret == -ENODEV)
+		dev_err(dev, "the TRBE interrupt's partition names no possible CPU\n");
+	else if (ret == -EBUSY)
 		dev_err(dev, "CPUs %*pbl: another TRBE node already serves some of them; node not used\n",
 			cpumask_pr_args(&drv->supported));
-		ret = -EBUSY;
-	} else {
-		cpumask_or(&trbe_claimed, &trbe_claimed, &drv->supported);
-	}
-	mutex_unlock(&trbe_claim_lock);
+out:
+	kfree(partition);
 	return ret;
 }
 

@@ -257,4 +257,24 @@ u64 trbe_pos_to_off(const struct trbe_geom *g, u64 pos, bool is_end);
 u64 trbe_wrap_head(const struct trbe_geom *g, u64 head, u64 off,
 		   bool wrapped);
 
+struct cpumask;
+
+/**
+ * trbe_claim_cpus() - the CPUs a TRBE node serves
+ * @partition: its PPI's partition (every possible CPU without partitions)
+ * @possible: the possible CPUs
+ * @claimed: the CPUs other nodes serve
+ * @out: the CPUs this node serves: @partition within @possible
+ *
+ * Pure (claim.c); trbe_claim() takes the lock and records the claim.
+ *
+ * Context: any.
+ * Return: 0, -ENODEV if the partition names no possible CPU, or -EBUSY if
+ * another node serves one of its CPUs (a node is served whole or not at
+ * all).
+ */
+int trbe_claim_cpus(const struct cpumask *partition,
+		    const struct cpumask *possible,
+		    const struct cpumask *claimed, struct cpumask *out);
+
 #endif /* _ETE_TRBE_H */

@@ -9,7 +9,7 @@
 #include "trbe_tests.h"
 
 kunit_test_suites(&trbe_status_suite, &trbe_regs_suite, &trbe_window_suite,
-		  &trbe_errata_suite);
+		  &trbe_errata_suite, &trbe_claim_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the TRBE driver's pure functions");
 MODULE_LICENSE("GPL");

@@ -9,5 +9,6 @@ extern struct kunit_suite trbe_status_suite;
 extern struct kunit_suite trbe_regs_suite;
 extern struct kunit_suite trbe_window_suite;
 extern struct kunit_suite trbe_errata_suite;
+extern struct kunit_suite trbe_claim_suite;
 
 #endif /* _TRBE_TESTS_H */
