@@ -6,10 +6,12 @@
  *
  * Production code never references a test double: the double calls
  * ete_access_override_register(), as tools/testing/nvdimm wraps ioremap.
- * Registering one re-probes the trace units that were refused for lack of
- * hardware; unregistering first detaches every unit that uses it, which
- * stops their sessions, then tells other modules (trbe.ko) to drop their
- * handles, and only then forgets it.
+ * The layers above hear of it through the notifier chain: discovery
+ * (first in the chain) re-probes the trace units refused for lack of
+ * hardware when one is registered, and before one is unregistered
+ * detaches every unit that uses it, which stops their sessions; then
+ * other modules (trbe.ko) drop their handles, and only then is it
+ * forgotten.
  */
 
 #include <linux/cpumask.h>
@@ -30,8 +32,8 @@ static BLOCKING_NOTIFIER_HEAD(ete_access_chain);
  * ete_access_override_register() - install a test double for register access
  * @ov: the double; only one may be installed at a time
  *
- * Trace units refused for lack of hardware are probed again, then the
- * notifier chain hears ETE_ACCESS_OVERRIDE_ADDED.
+ * The notifier chain hears ETE_ACCESS_OVERRIDE_ADDED (discovery probes
+ * the trace units refused for lack of hardware again).
  *
  * Context: process context; takes a mutex, probes devices.
  * Return:
@@ -51,7 +53,6 @@ int ete_access_override_register(const struct ete_access_override *ov)
 		return -EBUSY;
 	}
 	WRITE_ONCE(ete_override, ov);
-	ete_discover_rescan();
 	blocking_notifier_call_chain(&ete_access_chain,
 				     ETE_ACCESS_OVERRIDE_ADDED, (void *)ov);
 	mutex_unlock(&ete_override_lock);
@@ -63,8 +64,9 @@ EXPORT_SYMBOL_GPL(ete_access_override_register);
  * ete_access_override_unregister() - remove a test double
  * @ov: the double installed by ete_access_override_register()
  *
- * Detaches every trace unit using @ov (stopping its session), sends
- * ETE_ACCESS_OVERRIDE_REMOVING down the notifier chain, then forgets @ov.
+ * Sends ETE_ACCESS_OVERRIDE_REMOVING down the notifier chain (discovery
+ * detaches every trace unit using @ov, stopping its session), then
+ * forgets @ov.
  *
  * Context: process context; takes a mutex, unbinds devices.
  */
@@ -72,7 +74,6 @@ void ete_access_override_unregister(const struct ete_access_override *ov)
 {
 	mutex_lock(&ete_override_lock);
 	if (ete_override == ov) {
-		ete_discover_detach_overridden();
 		blocking_notifier_call_chain(&ete_access_chain,
 					     ETE_ACCESS_OVERRIDE_REMOVING,
 					     (void *)ov);

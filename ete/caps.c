@@ -51,13 +51,6 @@
 #define TSSIZE_48		0x6
 #define TSSIZE_64		0x8
 
-const u32 ete_idr_regs[ETE_NUM_IDR] = {
-	ETE_TRCIDR0, ETE_TRCIDR1, ETE_TRCIDR2, ETE_TRCIDR3, ETE_TRCIDR4,
-	ETE_TRCIDR5, 0, 0, ETE_TRCIDR8, ETE_TRCIDR9, ETE_TRCIDR10,
-	ETE_TRCIDR11, ETE_TRCIDR12, ETE_TRCIDR13,
-};
-EXPORT_SYMBOL_IF_KUNIT(ete_idr_regs);
-
 static int ete_decode_ts(u32 tssize)
 {
 	switch (tssize) {

@@ -2,26 +2,30 @@
 /*
  * ETE trace unit driver: module entry.
  *
- * Layers, top down: sysfs.c and configfs.c (the user ABIs, the only
- * places strings are parsed, through param.c); config.c (struct
- * ete_config, validation, the pure config-to-register-image step);
- * session.c (the one owner of CPUs, and the sinks); unit.c (presence, the
- * programming state machine); access*.c (system instructions, CoreSight
- * MMIO, the test double seam); discover.c, of.c and acpi.c (discovery);
- * pm.c (CPU power-down, hotplug and suspend).
+ * The layers, bottom up, are in ete/layers (Documentation/design-ete.rst):
+ * a file calls only its own layer and the ones below, which tell the ones
+ * above things through callbacks.  This file, on top, wires those: the
+ * unit hooks (the ABI's files and the sessions' error handling).
  */
 
 #include <linux/module.h>
 
 #include <ete/core.h>
 
+static const struct ete_unit_hooks ete_hooks = {
+	.added = ete_sysfs_add,
+	.removing = ete_sysfs_remove,
+	.error = ete_session_handle_error,
+};
+
 static int __init ete_init(void)
 {
 	int ret;
 
+	ete_unit_set_hooks(&ete_hooks);
 	ret = ete_sysfs_init();
 	if (ret)
-		return ret;
+		goto clear_hooks;
 	ret = ete_configfs_init();
 	if (ret)
 		goto exit_sysfs;
@@ -39,6 +43,8 @@ exit_configfs:
 	ete_configfs_exit();
 exit_sysfs:
 	ete_sysfs_exit();
+clear_hooks:
+	ete_unit_set_hooks(NULL);
 	return ret;
 }
 module_init(ete_init);
@@ -49,6 +55,7 @@ static void __exit ete_exit(void)
 	ete_pm_exit();
 	ete_configfs_exit();
 	ete_sysfs_exit();
+	ete_unit_set_hooks(NULL);
 }
 module_exit(ete_exit);
 

@@ -27,6 +27,7 @@
 #include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/module.h>
+#include <linux/notifier.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
@@ -35,6 +36,7 @@
 
 #include <ete/compat.h>
 #include <ete/core.h>
+#include <ete/pe.h>
 
 /*
  * CPUs whose unit was refused because the CPU was offline (atomic bit
@@ -45,6 +47,8 @@
 static struct cpumask ete_missed;
 static bool ete_discover_dying;
 static enum cpuhp_state ete_discover_hp_state;
+
+static void ete_discover_rescan(void);
 
 static void ete_discover_rescan_work(struct work_struct *work)
 {
@@ -110,6 +114,48 @@ static int ete_discover_mmio(struct device *dev, struct resource *res,
 	return 0;
 }
 
+/*
+ * Probe the unit (unit.c), decode what it reports and give it the defaults
+ * (config.c), make it reachable by sessions (session.c) and publish it
+ * (the ABI's files, through the unit hooks).
+ */
+static struct ete_unit *ete_discover_unit(struct device *dev, int cpu,
+					  const struct ete_access *acc,
+					  bool overridden)
+{
+	struct ete_unit *u;
+	int ret;
+
+	u = ete_unit_create(dev, cpu, acc, overridden);
+	if (IS_ERR(u))
+		return u;
+	ret = ete_caps_decode(u->ids.idr, u->ids.devarch, &u->caps);
+	if (ret) {
+		dev_err(dev, "cpu%d: inconsistent ID registers; not probed\n",
+			cpu);
+		ret = -ENODEV;
+		goto destroy;
+	}
+	ete_config_defaults_cpu(&u->cfg, &u->caps, cpu);
+	ret = ete_session_register_unit(u);
+	if (ret)
+		goto destroy;
+	ret = ete_unit_publish(u);
+	if (ret)
+		goto unregister;
+	dev_info(dev, "cpu%d: ETE revision %u, %u address comparators, %u counters, %u resource selectors%s%s\n",
+		 cpu, u->caps.revision, u->caps.num_ac, u->caps.num_cntr,
+		 u->caps.num_rs, u->has_trf ? "" : ", no FEAT_TRF",
+		 overridden ? " (test double)" : "");
+	return u;
+
+unregister:
+	ete_session_unregister_unit(u);
+destroy:
+	ete_unit_destroy(u);
+	return ERR_PTR(ret);
+}
+
 /**
  * ete_discover_bind() - make a trace unit of a device firmware described
  * @dev: the device (platform, or AMBA for CoreSight ETM nodes)
@@ -139,7 +185,7 @@ int ete_discover_bind(struct device *dev, struct resource *res)
 	} else {
 		overridden = ete_access_get_sysreg(cpu, &acc);
 	}
-	u = ete_unit_create(dev, cpu, &acc, overridden);
+	u = ete_discover_unit(dev, cpu, &acc, overridden);
 	if (IS_ERR(u)) {
 		ret = PTR_ERR(u);
 		if (ret == -EBUSY)
@@ -169,6 +215,9 @@ void ete_discover_unbind(struct device *dev)
 	struct ete_unit *u = dev_get_drvdata(dev);
 	struct ete_access acc = u->acc;
 
+	/* the files first (waiting for running calls), then the session */
+	ete_unit_unpublish(u);
+	ete_session_unregister_unit(u);
 	ete_unit_destroy(u);
 	if (acc.ops == &ete_mmio_ops)
 		ete_mmio_lock(&acc);
@@ -265,24 +314,24 @@ void ete_discover_report_holder(struct device *dev, int cpu)
 	device_unlock(dev);
 }
 
-/**
+/*
  * ete_discover_rescan() - probe units that were refused, again
  *
  * Context: process context; called when a test double is registered.
  */
-void ete_discover_rescan(void)
+static void ete_discover_rescan(void)
 {
 	if (driver_attach(&ete_platform_driver.driver) ||
 	    driver_attach(&ete_amba_driver.drv))
 		pr_warn("ete: re-probing trace units failed\n");
 }
 
-/**
+/*
  * ete_discover_detach_overridden() - unbind every unit that uses the double
  *
  * Context: process context; called before the test double goes away.
  */
-void ete_discover_detach_overridden(void)
+static void ete_discover_detach_overridden(void)
 {
 	struct device **devs;
 	unsigned int n = 0, i;
@@ -305,6 +354,26 @@ void ete_discover_detach_overridden(void)
 	}
 	kfree(devs);
 }
+
+/*
+ * The test double comes and goes (access.c's chain; first in it, before
+ * trbe.ko's handles change): units refused for lack of hardware are
+ * probed again, and units that use the double are unbound before it goes.
+ */
+static int ete_discover_access_event(struct notifier_block *nb,
+				     unsigned long event, void *data)
+{
+	if (event == ETE_ACCESS_OVERRIDE_ADDED)
+		ete_discover_rescan();
+	else if (event == ETE_ACCESS_OVERRIDE_REMOVING)
+		ete_discover_detach_overridden();
+	return NOTIFY_OK;
+}
+
+static struct notifier_block ete_discover_access_nb = {
+	.notifier_call = ete_discover_access_event,
+	.priority = INT_MAX,
+};
 
 /**
  * ete_discover_init() - register the driver, then let each firmware
@@ -332,10 +401,15 @@ int ete_discover_init(void)
 	ret = ete_acpi_init();
 	if (ret)
 		goto unregister_amba;
+	ret = ete_access_notifier_register(&ete_discover_access_nb);
+	if (ret)
+		goto exit_acpi;
 	ete_of_report_holders();
 	ete_acpi_report_holders();
 	return 0;
 
+exit_acpi:
+	ete_acpi_exit();
 unregister_amba:
 	amba_driver_unregister(&ete_amba_driver);
 unregister_platform:
@@ -354,6 +428,7 @@ remove_state:
  */
 void ete_discover_exit(void)
 {
+	ete_access_notifier_unregister(&ete_discover_access_nb);
 	WRITE_ONCE(ete_discover_dying, true);
 	cpuhp_remove_state_nocalls(ete_discover_hp_state);
 	cancel_work_sync(&ete_rescan_work);

@@ -181,23 +181,6 @@ fail:
 }
 EXPORT_SYMBOL_IF_KUNIT(ete_pm_restore_local);
 
-/**
- * ete_pm_forget() - drop the saved state of an offline CPU's unit
- * @u: the unit
- *
- * The session ends while the CPU is offline: its sink forgets its own
- * saved state, and the unit counts as disabled.
- *
- * Context: process context, CPU hotplug lock held, ete_mutex held.
- */
-void ete_pm_forget(struct ete_unit *u)
-{
-	if (u->pm.saved && u->sink->forget)
-		u->sink->forget(u->sink_priv, u->cpu);
-	u->pm.saved = false;
-	u->enabled = false;
-}
-
 /* ------------------------------------------------------------------------
  * CPU PM: idle states that lose the trace unit's and the TRBE's state
  */

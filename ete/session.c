@@ -28,21 +28,8 @@
 DEFINE_MUTEX(ete_mutex);
 
 static DEFINE_PER_CPU(struct ete_unit *, ete_cpu_unit);
-static LIST_HEAD(ete_sinks);
 
 static const char ete_sysfs_owner[] = "sysfs";
-
-/**
- * struct ete_sink - a registered sink
- * @node: in ete_sinks
- * @ops: its callbacks
- * @priv: their data
- */
-struct ete_sink {
-	struct list_head node;
-	const struct ete_sink_ops *ops;
-	void *priv;
-};
 
 /**
  * struct ete_session - CPUs traced together for one owner
@@ -156,7 +143,7 @@ static void ete_session_put_sink(struct ete_unit *u)
  * reach Idle in time (the error is kept for "status" and returned).  Under
  * ete_mutex.
  */
-static int ete_session_stop_cpu(struct ete_unit *u)
+int ete_session_stop_cpu(struct ete_unit *u)
 {
 	struct ete_cpu_op op = { .u = u };
 	struct ete_session *sess = u->sess;
@@ -168,7 +155,11 @@ static int ete_session_stop_cpu(struct ete_unit *u)
 	 * the session just drops the saved state.
 	 */
 	if (!cpu_online(u->cpu)) {
-		ete_pm_forget(u);
+		/* the sink forgets its saved state; the unit is disabled */
+		if (u->pm.saved && u->sink->forget)
+			u->sink->forget(u->sink_priv, u->cpu);
+		u->pm.saved = false;
+		u->enabled = false;
 		ret = 0;
 	} else {
 		ret = smp_call_function_single(u->cpu, ete_stop_one, &op, 1);
@@ -207,20 +198,6 @@ void ete_session_unregister_unit(struct ete_unit *u)
 	mutex_unlock(&ete_mutex);
 	/* The CPU PM notifier runs with IRQs off: an RCU read-side section */
 	synchronize_rcu();
-}
-
-/* The first registered sink present on @cpu, pinned.  Under ete_mutex. */
-/* The sink of @cpu: @only if given, else the first registered one present */
-static struct ete_sink *ete_sink_for(int cpu, const struct ete_sink_ops *only)
-{
-	struct ete_sink *s;
-
-	list_for_each_entry(s, &ete_sinks, node)
-		if ((!only || s->ops == only) &&
-		    s->ops->present(s->priv, cpu) &&
-		    try_module_get(s->ops->owner))
-			return s;
-	return NULL;
 }
 
 /*
@@ -293,7 +270,7 @@ static int ete_session_claim(struct ete_session *sess, int cpu,
 				   "the configuration is invalid");
 		return ret;
 	}
-	sink = ete_sink_for(cpu, sess->only_sink);
+	sink = ete_sink_find(cpu, sess->only_sink);
 	if (!sink) {
 		ete_unit_set_error(u, -ENODEV, "no trace sink is ready on this CPU");
 		return -ENODEV;
@@ -509,19 +486,13 @@ EXPORT_SYMBOL_GPL(ete_session_stop);
 void ete_session_cpu_error(int cpu, int err)
 {
 	struct ete_unit *u = ete_unit_of(cpu);
-	unsigned long flags;
 
-	if (!u)
-		return;
 	/*
 	 * The report names the session running now: by the time the work
 	 * runs, that session may have ended and another started on the CPU.
 	 */
-	raw_spin_lock_irqsave(&u->err_lock, flags);
-	u->async_err = err ? err : -EIO;
-	u->err_gen = READ_ONCE(u->sess_gen);
-	raw_spin_unlock_irqrestore(&u->err_lock, flags);
-	schedule_work(&u->err_work);
+	if (u)
+		ete_unit_report_error(u, err, READ_ONCE(u->sess_gen));
 }
 EXPORT_SYMBOL_GPL(ete_session_cpu_error);
 
@@ -619,49 +590,3 @@ int ete_session_sysfs_enable(struct ete_unit *u, bool on)
 	mutex_unlock(&ete_mutex);
 	return ret;
 }
-
-/* ------------------------------------------------------------------------
- * Sinks
- */
-
-int ete_sink_register(const struct ete_sink_ops *ops, void *priv)
-{
-	struct ete_sink *s;
-
-	if (!ops->present || !ops->start_local || !ops->stop_local)
-		return -EINVAL;
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
-	s->ops = ops;
-	s->priv = priv;
-	mutex_lock(&ete_mutex);
-	list_add_tail(&s->node, &ete_sinks);
-	mutex_unlock(&ete_mutex);
-	return 0;
-}
-EXPORT_SYMBOL_GPL(ete_sink_register);
-
-void ete_sink_unregister(const struct ete_sink_ops *ops, void *priv)
-{
-	struct ete_sink *s, *tmp;
-	int cpu;
-
-	mutex_lock(&ete_mutex);
-	cpus_read_lock();
-	for_each_possible_cpu(cpu) {
-		struct ete_unit *u = per_cpu(ete_cpu_unit, cpu);
-
-		if (u && u->sess && u->sink == ops && u->sink_priv == priv)
-			ete_session_stop_cpu(u);
-	}
-	cpus_read_unlock();
-	list_for_each_entry_safe(s, tmp, &ete_sinks, node) {
-		if (s->ops == ops && s->priv == priv) {
-			list_del(&s->node);
-			kfree(s);
-		}
-	}
-	mutex_unlock(&ete_mutex);
-}
-EXPORT_SYMBOL_GPL(ete_sink_unregister);

@@ -75,7 +75,7 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 	if (u->sess) {
 		ret = -EBUSY;
 	} else {
-		ete_unit_defaults(u);
+		ete_config_defaults_cpu(&u->cfg, &u->caps, u->cpu);
 		ete_unit_set_error(u, 0, NULL);
 	}
 	mutex_unlock(&ete_mutex);
@@ -321,96 +321,6 @@ static struct attribute *ete_caps_attrs[] = {
 static const struct attribute_group ete_caps_group = {
 	.name = "caps",
 	.attrs = ete_caps_attrs,
-};
-
-/* ------------------------------------------------------------------------
- * trcidr/ and mgmt/: raw registers by the upstream names
- */
-
-struct ete_reg_attr {
-	struct device_attribute attr;
-	u32 reg;
-	int idr;	/* index into caps.idr, or -1 to read the register */
-};
-
-static ssize_t ete_reg_show(struct device *dev, struct device_attribute *attr,
-			    char *buf)
-{
-	struct ete_reg_attr *ra = container_of(attr, struct ete_reg_attr, attr);
-	struct ete_unit *u = dev_get_drvdata(dev);
-	u64 val;
-	int ret;
-
-	if (ra->idr >= 0)
-		return sysfs_emit(buf, "0x%x\n", u->caps.idr[ra->idr]);
-	if (ra->reg == ETE_TRCDEVARCH)
-		return sysfs_emit(buf, "0x%x\n", u->caps.devarch);
-	ret = ete_unit_read(u, ra->reg, &val);
-	if (ret)
-		return ret;
-	return sysfs_emit(buf, "0x%llx\n", val);
-}
-
-#define IDR_ATTR(n)							\
-	static struct ete_reg_attr ete_idr_attr_##n = {			\
-		.attr = __ATTR(trcidr##n, 0444, ete_reg_show, NULL),	\
-		.reg = ETE_TRCIDR##n, .idr = n,				\
-	}
-#define MGMT_ATTR(_name, _reg)						\
-	static struct ete_reg_attr ete_mgmt_attr_##_name = {		\
-		.attr = __ATTR(_name, 0444, ete_reg_show, NULL),	\
-		.reg = _reg, .idr = -1,					\
-	}
-
-IDR_ATTR(0);
-IDR_ATTR(1);
-IDR_ATTR(2);
-IDR_ATTR(3);
-IDR_ATTR(4);
-IDR_ATTR(5);
-IDR_ATTR(8);
-IDR_ATTR(9);
-IDR_ATTR(10);
-IDR_ATTR(11);
-IDR_ATTR(12);
-IDR_ATTR(13);
-MGMT_ATTR(trcdevarch, ETE_TRCDEVARCH);
-MGMT_ATTR(trcauthstatus, ETE_TRCAUTHSTATUS);
-MGMT_ATTR(trcconfig, ETE_TRCCONFIGR);
-MGMT_ATTR(trctraceid, ETE_TRCTRACEIDR);
-
-static struct attribute *ete_idr_attrs[] = {
-	&ete_idr_attr_0.attr.attr,
-	&ete_idr_attr_1.attr.attr,
-	&ete_idr_attr_2.attr.attr,
-	&ete_idr_attr_3.attr.attr,
-	&ete_idr_attr_4.attr.attr,
-	&ete_idr_attr_5.attr.attr,
-	&ete_idr_attr_8.attr.attr,
-	&ete_idr_attr_9.attr.attr,
-	&ete_idr_attr_10.attr.attr,
-	&ete_idr_attr_11.attr.attr,
-	&ete_idr_attr_12.attr.attr,
-	&ete_idr_attr_13.attr.attr,
-	NULL,
-};
-
-static const struct attribute_group ete_idr_group = {
-	.name = "trcidr",
-	.attrs = ete_idr_attrs,
-};
-
-static struct attribute *ete_mgmt_attrs[] = {
-	&ete_mgmt_attr_trcdevarch.attr.attr,
-	&ete_mgmt_attr_trcauthstatus.attr.attr,
-	&ete_mgmt_attr_trcconfig.attr.attr,
-	&ete_mgmt_attr_trctraceid.attr.attr,
-	NULL,
-};
-
-static const struct attribute_group ete_mgmt_group = {
-	.name = "mgmt",
-	.attrs = ete_mgmt_attrs,
 };
 
 /* ------------------------------------------------------------------------

@@ -22,6 +22,7 @@
 #include <linux/device.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <kunit/visibility.h>
 
 #include <ete/core.h>
 #include <ete/pe.h>
@@ -261,20 +262,6 @@ int ete_unit_read(struct ete_unit *u, u32 reg, u64 *val)
 }
 
 /**
- * ete_unit_defaults() - reset a unit's configuration
- * @u: the unit
- *
- * The defaults of ete_config_defaults(), with the trace ID made distinct
- * per CPU (cpu + 1) so that merged streams stay apart.
- *
- * Context: process context; under ete_mutex once the unit is registered.
- */
-void ete_unit_defaults(struct ete_unit *u)
-{
-	ete_config_defaults_cpu(&u->cfg, &u->caps, u->cpu);
-}
-
-/**
  * ete_unit_set_error() - record the last error, for "status"
  * @u: the unit
  * @err: negative errno, or 0 to clear
@@ -293,6 +280,14 @@ void ete_unit_set_error(struct ete_unit *u, int err, const char *msg)
 /* ------------------------------------------------------------------------
  * Presence and capabilities
  */
+
+/* The ID registers read at probe, by TRCIDR number (6 and 7 do not exist) */
+const u32 ete_idr_regs[ETE_NUM_IDR] = {
+	ETE_TRCIDR0, ETE_TRCIDR1, ETE_TRCIDR2, ETE_TRCIDR3, ETE_TRCIDR4,
+	ETE_TRCIDR5, 0, 0, ETE_TRCIDR8, ETE_TRCIDR9, ETE_TRCIDR10,
+	ETE_TRCIDR11, ETE_TRCIDR12, ETE_TRCIDR13,
+};
+EXPORT_SYMBOL_IF_KUNIT(ete_idr_regs);
 
 struct ete_probe_arg {
 	struct ete_unit *u;
@@ -351,29 +346,85 @@ static int ete_unit_probe_hw(struct ete_unit *u)
 			 u->cpu, arg.devarch);
 		return -ENODEV;
 	}
-	ret = ete_caps_decode(arg.idr, arg.devarch, &u->caps);
-	if (ret) {
-		dev_err(dev, "cpu%d: inconsistent ID registers; not probed\n",
-			u->cpu);
-		return -ENODEV;
-	}
+	memcpy(u->ids.idr, arg.idr, sizeof(u->ids.idr));
+	u->ids.devarch = arg.devarch;
 	u->has_trf = FIELD_GET(ID_AA64DFR0_TRACEFILT, arg.dfr0);
 	return 0;
 }
 
-static void ete_unit_err_work(struct work_struct *work);
+/* ------------------------------------------------------------------------
+ * Creation, publication and errors
+ */
+
+static const struct ete_unit_hooks *ete_unit_hooks;
 
 /**
- * ete_unit_create() - probe a trace unit and make it available
+ * ete_unit_set_hooks() - what the layers above do with units
+ * @hooks: the callbacks, or NULL once no unit exists any more
+ *
+ * The module entry sets them before discovery binds the first unit and
+ * clears them after the last is gone: the unit layer tells the ABI and
+ * the session layer about units through them, never by name.
+ *
+ * Context: module init and exit.
+ */
+void ete_unit_set_hooks(const struct ete_unit_hooks *hooks)
+{
+	WRITE_ONCE(ete_unit_hooks, hooks);
+}
+
+static void ete_unit_err_work(struct work_struct *work)
+{
+	struct ete_unit *u = container_of(work, struct ete_unit, err_work);
+	const struct ete_unit_hooks *hooks = READ_ONCE(ete_unit_hooks);
+	unsigned long flags, gen;
+	int err;
+
+	raw_spin_lock_irqsave(&u->err_lock, flags);
+	err = u->async_err;
+	gen = u->err_gen;
+	u->async_err = 0;
+	raw_spin_unlock_irqrestore(&u->err_lock, flags);
+	if (hooks && hooks->error)
+		hooks->error(u, err, gen);
+}
+
+/**
+ * ete_unit_report_error() - a sink failed on the unit's CPU
+ * @u: the unit
+ * @err: negative errno (0 counts as -EIO)
+ * @gen: the session generation (&ete_unit.sess_gen) the report is about
+ *
+ * Records the error and has &ete_unit_hooks.error handle it from a work
+ * item: the reporter may be in any context.
+ *
+ * Context: any.
+ */
+void ete_unit_report_error(struct ete_unit *u, int err, unsigned long gen)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&u->err_lock, flags);
+	u->async_err = err ? err : -EIO;
+	u->err_gen = gen;
+	raw_spin_unlock_irqrestore(&u->err_lock, flags);
+	schedule_work(&u->err_work);
+}
+
+/**
+ * ete_unit_create() - probe a trace unit
  * @parent: the device it was discovered as
  * @cpu: the PE it traces
  * @acc: access to its registers (copied)
  * @overridden: @acc reaches the test double
  *
+ * Reads its ID registers on @cpu into &ete_unit.ids; decoding them, the
+ * defaults, sessions and files are the layers above (discover.c), and
+ * ete_unit_publish() makes it visible.
+ *
  * Context: process context; sleeps.
  * Return: the unit, or ERR_PTR(-ENODEV) if it is absent (logged once),
- * -EAGAIN if its CPU is offline (nothing could be read), -EBUSY if the CPU
- * already has a unit, -ENOMEM.
+ * -EAGAIN if its CPU is offline (nothing could be read), -ENOMEM.
  */
 struct ete_unit *ete_unit_create(struct device *parent, int cpu,
 				 const struct ete_access *acc,
@@ -394,56 +445,51 @@ struct ete_unit *ete_unit_create(struct device *parent, int cpu,
 	raw_spin_lock_init(&u->err_lock);
 
 	ret = ete_unit_probe_hw(u);
-	if (ret)
-		goto free_unit;
-	ete_unit_defaults(u);
-	ret = ete_session_register_unit(u);
-	if (ret)
-		goto free_unit;
-	ret = ete_sysfs_add(u);
-	if (ret)
-		goto unregister_unit;
-
-	dev_info(parent, "cpu%d: ETE revision %u, %u address comparators, %u counters, %u resource selectors%s%s\n",
-		 cpu, u->caps.revision, u->caps.num_ac, u->caps.num_cntr,
-		 u->caps.num_rs, u->has_trf ? "" : ", no FEAT_TRF",
-		 overridden ? " (test double)" : "");
+	if (ret) {
+		kfree(u);
+		return ERR_PTR(ret);
+	}
 	return u;
-
-unregister_unit:
-	ete_session_unregister_unit(u);
-free_unit:
-	kfree(u);
-	return ERR_PTR(ret);
 }
 
 /**
- * ete_unit_destroy() - undo ete_unit_create()
+ * ete_unit_publish() - the unit is ready: the layers above may use it
+ * @u: the unit, configured and registered with the sessions
+ *
+ * Context: process context; sleeps.
+ * Return: 0, or the negative errno of &ete_unit_hooks.added.
+ */
+int ete_unit_publish(struct ete_unit *u)
+{
+	const struct ete_unit_hooks *hooks = READ_ONCE(ete_unit_hooks);
+
+	return hooks && hooks->added ? hooks->added(u) : 0;
+}
+
+/**
+ * ete_unit_unpublish() - undo ete_unit_publish()
  * @u: the unit
  *
- * Removes the sysfs directory (waiting for running store() calls), then
- * stops the unit's session on its CPU.
+ * &ete_unit_hooks.removing waits for the calls running on the unit.
  *
  * Context: process context; sleeps.
  */
-void ete_unit_destroy(struct ete_unit *u)
+void ete_unit_unpublish(struct ete_unit *u)
 {
-	ete_sysfs_remove(u);
-	ete_session_unregister_unit(u);
-	cancel_work_sync(&u->err_work);
-	kfree(u);
+	const struct ete_unit_hooks *hooks = READ_ONCE(ete_unit_hooks);
+
+	if (hooks && hooks->removing)
+		hooks->removing(u);
 }
 
-static void ete_unit_err_work(struct work_struct *work)
+/**
+ * ete_unit_destroy() - free a unit that is not (or no longer) published
+ * @u: the unit, out of every session
+ *
+ * Context: process context; sleeps (waits for an error report running).
+ */
+void ete_unit_destroy(struct ete_unit *u)
 {
-	struct ete_unit *u = container_of(work, struct ete_unit, err_work);
-	unsigned long flags, gen;
-	int err;
-
-	raw_spin_lock_irqsave(&u->err_lock, flags);
-	err = u->async_err;
-	gen = u->err_gen;
-	u->async_err = 0;
-	raw_spin_unlock_irqrestore(&u->err_lock, flags);
-	ete_session_handle_error(u, err, gen);
+	cancel_work_sync(&u->err_work);
+	kfree(u);
 }

@@ -12,6 +12,7 @@
  */
 
 #include <linux/mm.h>
+#include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/topology.h>
@@ -317,6 +318,37 @@ void trbe_stream_wake(struct irq_work *work)
 
 	wake_up_all(&tc->wq);
 	trbe_fault_say(tc);
+}
+
+/**
+ * trbe_fault_say() - log a TRBE fault that the interrupt handler recorded
+ * @tc: the CPU
+ *
+ * The handler runs in a per-CPU interrupt, never threaded, with tc->slock
+ * held: no place for printk, whose console driver may take a sleeping lock
+ * on PREEMPT_RT (lockdep's "Invalid wait context" on 6.1, whose printk
+ * writes the console synchronously).  It records the fault and the stream's
+ * irq_work (trbe_stream_wake()) says it here.
+ *
+ * Context: irq_work; takes tc->slock.
+ */
+void trbe_fault_say(struct trbe_cpu *tc)
+{
+	struct trbe_status st;
+	unsigned long flags;
+	bool say;
+	u64 sr;
+
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	say = tc->fault_unsaid;
+	sr = tc->fault_sr;
+	st = tc->fault_st;
+	tc->fault_unsaid = false;
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	if (say)
+		pr_err_ratelimited("cpu%d: TRBE fault: TRBSR %#llx (EC %#x, %s)\n",
+				   tc->cpu, sr, st.ec,
+				   st.ec ? trbe_fsc_name(st.code) : "event");
 }
 
 /**

@@ -269,7 +269,23 @@ struct trbe_drv {
 	struct notifier_block access_nb;
 };
 
+/**
+ * trbe_sink_cpu() - the per-CPU state behind a sink callback
+ * @priv: the driver instance
+ * @cpu: the CPU
+ *
+ * Context: any context.
+ * Return: the CPU's state, or NULL.
+ */
+static inline struct trbe_cpu *trbe_sink_cpu(void *priv, int cpu)
+{
+	struct trbe_drv *drv = priv;
+
+	return cpu < nr_cpu_ids ? drv->cpus[cpu] : NULL;
+}
+
 /* buffer.c */
+void trbe_fault_say(struct trbe_cpu *tc);
 struct trbe_buf *trbe_buf_alloc(int cpu, u64 size);
 void trbe_buf_free(struct trbe_buf *buf);
 void trbe_buf_pad(struct trbe_buf *buf, u64 pos, u64 len);
@@ -283,7 +299,6 @@ void trbe_stream_lost(struct trbe_cpu *tc, u64 bytes);
 void trbe_stream_error(struct trbe_cpu *tc, int err, u64 sr);
 void trbe_stream_trigger(struct trbe_cpu *tc, u64 offset);
 void trbe_stream_wake(struct irq_work *work);
-void trbe_fault_say(struct trbe_cpu *tc);
 u64 trbe_stream_tail(struct trbe_cpu *tc);
 
 /* hw.c */
@@ -304,7 +319,6 @@ irqreturn_t trbe_irq_handler(int irq, void *dev);
 void trbe_pm_save_local(void *priv, int cpu);
 void trbe_pm_restore_local(void *priv, int cpu);
 void trbe_pm_forget(void *priv, int cpu);
-struct trbe_cpu *trbe_sink_cpu(void *priv, int cpu);
 
 /* session.c */
 void trbe_cpu_geom(const struct trbe_cpu *tc, struct trbe_geom *g);

@@ -44,21 +44,6 @@ void trbe_cpu_geom(const struct trbe_cpu *tc, struct trbe_geom *g)
 		g->wmark = min(g->wmark, trbe_drop_wmark_max(g));
 }
 
-/**
- * trbe_sink_cpu() - the per-CPU state behind a sink callback
- * @priv: the driver instance
- * @cpu: the CPU
- *
- * Context: any context.
- * Return: the CPU's state, or NULL.
- */
-struct trbe_cpu *trbe_sink_cpu(void *priv, int cpu)
-{
-	struct trbe_drv *drv = priv;
-
-	return cpu < nr_cpu_ids ? drv->cpus[cpu] : NULL;
-}
-
 static bool trbe_sink_present(void *priv, int cpu)
 {
 	struct trbe_cpu *tc = trbe_sink_cpu(priv, cpu);

@@ -118,6 +118,8 @@ struct ete_pm_state {
  * @pe: register access to the PE's system registers (TRFCR, OS Lock, ID)
  * @overridden: @acc reaches the test double
  * @has_trf: FEAT_TRF (ID_AA64DFR0_EL1.TraceFilt)
+ * @ids: the raw ID registers read at probe (@ids.idr by TRCIDR number,
+ *	@ids.devarch), which discovery decodes into @caps
  * @caps: capabilities, decoded at probe
  * @cfg: the configuration; under ete_mutex
  * @img: the image of the running session
@@ -146,6 +148,10 @@ struct ete_unit {
 	struct ete_access pe;
 	bool overridden;
 	bool has_trf;
+	struct {
+		u32 idr[ETE_NUM_IDR];
+		u32 devarch;
+	} ids;
 	struct ete_caps caps;
 	struct ete_config cfg;
 	struct ete_image img;
@@ -173,12 +179,33 @@ int ete_unit_enable_local(struct ete_unit *u, const char **msg);
 int ete_unit_disable_local(struct ete_unit *u, const char **msg);
 int ete_unit_read(struct ete_unit *u, u32 reg, u64 *val);
 int ete_unit_poll_statr(struct ete_unit *u, u32 mask, u32 want);
-void ete_unit_defaults(struct ete_unit *u);
 void ete_unit_set_error(struct ete_unit *u, int err, const char *msg);
 
+/**
+ * struct ete_unit_hooks - what the layers above do when units come and go
+ * @added: a unit is ready (probed, configured, reachable by sessions): make
+ *	its files; 0 or a negative errno (then it is not bound)
+ * @removing: a unit goes: remove its files, waiting for running calls
+ * @error: a sink reported an error on the unit's CPU
+ *	(ete_unit_report_error()); @gen is the session generation it is
+ *	about.  Runs from a work item.
+ *
+ * The unit layer calls nothing above it by name: the module entry wires
+ * the ABI and the sessions in here (ete_unit_set_hooks()).
+ */
+struct ete_unit_hooks {
+	int (*added)(struct ete_unit *u);
+	void (*removing)(struct ete_unit *u);
+	void (*error)(struct ete_unit *u, int err, unsigned long gen);
+};
+
+void ete_unit_set_hooks(const struct ete_unit_hooks *hooks);
+void ete_unit_report_error(struct ete_unit *u, int err, unsigned long gen);
 struct ete_unit *ete_unit_create(struct device *parent, int cpu,
 				 const struct ete_access *acc,
 				 bool overridden);
+int ete_unit_publish(struct ete_unit *u);
+void ete_unit_unpublish(struct ete_unit *u);
 void ete_unit_destroy(struct ete_unit *u);
 
 /* ------------------------------------------------------------------------
@@ -187,6 +214,21 @@ void ete_unit_destroy(struct ete_unit *u);
 
 struct ete_unit *ete_unit_of(int cpu);
 int ete_session_register_unit(struct ete_unit *u);
+int ete_session_stop_cpu(struct ete_unit *u);
+
+/**
+ * struct ete_sink - a registered sink (sink.c)
+ * @node: in the list of sinks, under ete_mutex
+ * @ops: its callbacks
+ * @priv: their private data
+ */
+struct ete_sink {
+	struct list_head node;
+	const struct ete_sink_ops *ops;
+	void *priv;
+};
+
+struct ete_sink *ete_sink_find(int cpu, const struct ete_sink_ops *only);
 void ete_session_unregister_unit(struct ete_unit *u);
 const char *ete_session_owner(const struct ete_unit *u);
 int ete_session_sysfs_enable(struct ete_unit *u, bool on);
@@ -200,7 +242,6 @@ void ete_session_handle_error(struct ete_unit *u, int err,
 u64 ete_pm_restore_value(u32 reg, u64 val);
 int ete_pm_save_local(struct ete_unit *u);
 int ete_pm_restore_local(struct ete_unit *u);
-void ete_pm_forget(struct ete_unit *u);
 int ete_pm_init(void);
 void ete_pm_exit(void);
 extern struct notifier_block ete_pm_cpu_pm_nb;
@@ -213,6 +254,8 @@ int ete_configfs_init(void);
 void ete_configfs_exit(void);
 int ete_sysfs_init(void);
 void ete_sysfs_exit(void);
+extern const struct attribute_group ete_idr_group;	/* sysfs-regs.c */
+extern const struct attribute_group ete_mgmt_group;
 int ete_sysfs_add(struct ete_unit *u);
 void ete_sysfs_remove(struct ete_unit *u);
 
@@ -223,8 +266,6 @@ void ete_discover_exit(void);
 int ete_discover_bind(struct device *dev, struct resource *res);
 void ete_discover_unbind(struct device *dev);
 void ete_discover_report_holder(struct device *dev, int cpu);
-void ete_discover_rescan(void);
-void ete_discover_detach_overridden(void);
 
 /* Devicetree (of.c) */
 extern const struct of_device_id ete_of_match[];

@@ -20,7 +20,8 @@ files=$(git ls-files -co --exclude-standard -- '*.c' '*.h' | LC_ALL=C sort)
 n=0
 plan=0
 [ "$only" != build ] && plan=$(echo "$files" | grep -c .)
-[ "$only" != checkpatch ] && plan=$((plan + $(echo $kernels | wc -w)))
+# a build per kernel, and the layer check of ete.ko and trbe.ko
+[ "$only" != checkpatch ] && plan=$((plan + $(echo $kernels | wc -w) + 2))
 echo "TAP version 13"
 echo "1..$plan"
 
@@ -84,6 +85,20 @@ if [ "$only" != checkpatch ]; then
 			echo "not ok $n $k: W=1 C=2 (sparse) build of every module (exit $rc)"
 			echo "$warnings" | head -40 | sed 's/^/# /'
 		fi
+		[ "$k" = "${kernels%% *}" ] || continue
+		# Calls between a module's files go down its layers (the
+		# objects of the first kernel's build; Documentation/testing.rst)
+		for mod in ete trbe; do
+			n=$((n + 1))
+			if out=$(python3 "$top/tools/testing/layers/check_layers.py" \
+				--nm aarch64-linux-gnu-nm "$top/$mod/layers" \
+				"$scratch/$mod" 2>&1); then
+				echo "ok $n layers of $mod.ko: $(echo "$out" | tail -n1 | sed 's/^# //')"
+			else
+				echo "not ok $n layers of $mod.ko"
+				echo "$out" | grep -E '^# |^[a-z]' | grep -v '^ok ' | sed 's/^/# /'
+			fi
+		done
 	done
 	rm -rf "$scratch"
 fi
