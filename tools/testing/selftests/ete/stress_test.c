@@ -90,7 +90,8 @@ static void count(enum kind k, int ret)
  * EINVAL (no session to stop, a geometry or set the TRBE cannot take).
  * Opening /dev/trbe<N> while trbe.ko comes and goes also gives ENOENT (no
  * node) or ENXIO (the module is being unloaded and takes no new users,
- * the node not yet removed; abi-trbe.rst, "Opening").  Unloading a
+ * the node not yet removed; abi-trbe.rst, "Opening"), and its mode files
+ * and flush_us do not exist while it is unloaded (ENOENT).  Unloading a
  * module in use gives EAGAIN (EWOULDBLOCK); CPU hotplug errnos are the
  * kernel's own, and none is expected.
  */
@@ -99,6 +100,8 @@ static bool errno_documented(enum kind k, int e)
 	switch (k) {
 	case K_OPEN:
 		return e == EBUSY || e == ENODEV || e == ENOENT || e == ENXIO;
+	case K_KNOB:
+		return e == EBUSY || e == ENODEV || e == EINVAL || e == ENOENT;
 	case K_UNLOAD:
 		return e == EAGAIN;
 	case K_HOTPLUG:
