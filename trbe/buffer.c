@@ -156,6 +156,7 @@ void trbe_stream_install(struct trbe_cpu *tc, struct trbe_buf *buf)
 	tc->ctr.trigger_offset = ETE_TRBE_LOST_UNKNOWN;
 	tc->state = ETE_TRBE_STATE_IDLE;
 	tc->gap_pending = 0;
+	tc->gap_last = 0;
 	/* tc->armed stays as it is: false, the last close disarmed it */
 	raw_spin_unlock_irqrestore(&tc->slock, flags);
 }
@@ -207,6 +208,7 @@ void trbe_stream_gap(struct trbe_cpu *tc, u64 offset, u64 lost, u32 reason)
 	WRITE_ONCE(gap->reason, reason);
 	smp_wmb();	/* the record before the count */
 	tc->ctr.gap_count = n + 1;
+	tc->gap_last = offset;
 	WRITE_ONCE(hdr->gap_count, n + 1);
 }
 

@@ -169,6 +169,8 @@ struct trbe_counters {
  * @trg_fresh: the next arm loads TRBTRG (the first of a session)
  * @trg_hit: the trigger event happened in this session
  * @gap_pending: the next arm records a gap of this reason (0: none)
+ * @gap_last: stream offset of the last gap recorded (valid while
+ *	@ctr.gap_count is not 0)
  * @wq: readers and pollers wait here
  * @wake: wakes @wq and logs a recorded fault once tc->slock is dropped
  *	(trbe_stream_wake(), an irq_work; the stream changes under the raw
@@ -221,6 +223,7 @@ struct trbe_cpu {
 	bool trg_fresh;
 	bool trg_hit;
 	u32 gap_pending;
+	u64 gap_last;
 	wait_queue_head_t wq;
 	struct irq_work wake;
 	u64 fault_sr;

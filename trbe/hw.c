@@ -270,14 +270,19 @@ bool trbe_arm_local(struct trbe_cpu *tc)
 				   TRBE_REARM_DELAY);
 		return false;
 	}
-	if (tc->win.pad)
-		trbe_buf_pad(tc->buf, tc->head, tc->win.pad);
-	trbe_stream_publish(tc, tc->win.ptr);
+	/*
+	 * The gap goes where the padding starts, not after it: on cores
+	 * with 2119858/2139208 the padding is not final until the window
+	 * closes (trbe_overwrite_fixup()).
+	 */
 	if (tc->gap_pending) {
-		trbe_stream_gap(tc, tc->win.ptr, ETE_TRBE_LOST_UNKNOWN,
+		trbe_stream_gap(tc, tc->head, ETE_TRBE_LOST_UNKNOWN,
 				tc->gap_pending);
 		tc->gap_pending = 0;
 	}
+	if (tc->win.pad)
+		trbe_buf_pad(tc->buf, tc->head, tc->win.pad);
+	trbe_stream_publish(tc, tc->win.ptr);
 	trbe_enable_local(tc, tc->win.base, tc->win.ptr, tc->win.limit);
 	return true;
 }
@@ -369,6 +374,25 @@ void trbe_flush_init(struct trbe_cpu *tc)
 
 static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
 			      const struct trbe_status *st, bool go_on);
+
+/*
+ * 2119858/2139208: at the fill the TRBE may have written trace over the
+ * first bytes of the window, the IGNORE padding trbe_arm_local() published
+ * when it armed it (trbe_fill_window()).  Pad them again (coresight-trbe.c
+ * pads at collection, before perf hands the data out); and since a reader
+ * may have copied them between the fill and now, mark a gap where the
+ * padding starts, unless one is there already: decoders resynchronise
+ * after it instead of reading those fragments as trace.  No trace is lost
+ * there.  The window's start is the stream's start: nothing precedes it.
+ */
+static void trbe_overwrite_fixup(struct trbe_cpu *tc)
+{
+	u64 start = tc->win.ptr - tc->win.pad;
+
+	trbe_buf_pad(tc->buf, tc->win.base, TRBE_OVERWRITE_SKIP);
+	if (tc->ctr.gap_count ? start > tc->gap_last : start > 0)
+		trbe_stream_gap(tc, start, 0, ETE_TRBE_GAP_ERRATUM);
+}
 
 /*
  * The TRBE is drained and disabled.  An event it signalled (TRBSR.IRQ)
@@ -482,6 +506,9 @@ static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
 		tc->trg_hit = true;
 		trbe_stream_trigger(tc, head);
 	}
+	if (st->action == TRBE_ACT_FULL &&
+	    (tc->errata & BIT(TRBE_ERR_OVERWRITE_FILL)))
+		trbe_overwrite_fixup(tc);
 	if (!go_on) {
 		if (st->action == TRBE_ACT_TRIG_STOP)
 			trbe_stream_set_state(tc, ETE_TRBE_STATE_STOPPED);
@@ -489,17 +516,6 @@ static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
 	}
 	switch (st->action) {
 	case TRBE_ACT_FULL:
-		/*
-		 * 2119858/2139208: the fill may have gone on writing over the
-		 * window's first bytes, the IGNORE padding the driver put
-		 * there; pad them again (coresight-trbe.c does it at
-		 * collection).  A reader copying those very bytes at this
-		 * instant can see trace fragments there instead: decoders
-		 * resynchronise at the gap this stop records anyway.
-		 */
-		if (tc->errata & BIT(TRBE_ERR_OVERWRITE_FILL))
-			trbe_buf_pad(tc->buf, tc->win.base,
-				     TRBE_OVERWRITE_SKIP);
 		/* What came while it was stopped is gone: a gap at the restart */
 		tc->gap_pending = ETE_TRBE_GAP_STOPPED;
 		trbe_arm_local(tc);

@@ -54,6 +54,9 @@ enum ete_trbe_state {
  * @ETE_TRBE_GAP_OVERWRITTEN: wrap or circular mode overwrote older data
  * @ETE_TRBE_GAP_FAULT: a fault stopped the session
  * @ETE_TRBE_GAP_SESSION: a new session starts here
+ * @ETE_TRBE_GAP_ERRATUM: a TRBE erratum (Neoverse N2 2139208, Cortex-A710
+ *	2119858) may have written trace fragments over the padding that
+ *	follows, after it was published; no trace is lost (lost is 0)
  */
 enum ete_trbe_gap_reason {
 	ETE_TRBE_GAP_STOPPED = 1,
@@ -61,6 +64,7 @@ enum ete_trbe_gap_reason {
 	ETE_TRBE_GAP_OVERWRITTEN = 3,
 	ETE_TRBE_GAP_FAULT = 4,
 	ETE_TRBE_GAP_SESSION = 5,
+	ETE_TRBE_GAP_ERRATUM = 6,
 };
 
 /**

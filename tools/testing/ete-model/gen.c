@@ -119,7 +119,7 @@ static void em_gen_nopath(void *priv, u64 start, u64 next, unsigned int n)
 		em_truth_nopath(&u->gen.truth, u->gen.pkt_off, start, next, n);
 }
 
-/* The exception levels traced: TRCVICTLR.EXLEVEL_NS and TRFCR (RRCTKM) */
+/* The exception levels traced: TRCVICTLR.EXLEVEL_NS and TRFCR (ITHCBC, RFFVYM) */
 static u8 em_gen_el_traced(const struct em_unit *u)
 {
 	u64 vi = u->trc[ETE_TRCVICTLR / 4];
@@ -338,7 +338,7 @@ void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns)
 	em_resources_step(u);
 	if (!em_viewinst_active(u))
 		return;
-	/* TRFCR may change during a session: prohibited regions (RRCTKM) */
+	/* TRFCR may change during a session: prohibited regions (ITHCBC, RFFVYM) */
 	u->gen.cfg.el_traced = em_gen_el_traced(u);
 	while (budget) {
 		if (u->gen.replay) {

@@ -35,12 +35,14 @@ static long trbe_errata(int cpu)
 FIXTURE(errata) {
 	struct tbuf t;
 	int opened;
+	int held;
 	char viol[4096];
 };
 
 FIXTURE_SETUP(errata)
 {
 	self->opened = 0;
+	self->held = 0;
 	if (!model_present(ERRATA_CPU))
 		SKIP(return, "no ETE/TRBE model loaded on cpu%d", ERRATA_CPU);
 	/* The plan loads the model so: not having them is a failure */
@@ -50,6 +52,8 @@ FIXTURE_SETUP(errata)
 
 FIXTURE_TEARDOWN(errata)
 {
+	if (self->held)
+		model_set(ERRATA_CPU, "irq_hold", "0");
 	if (self->opened) {
 		ioctl(self->t.fd, ETE_TRBE_IOC_STOP);
 		tbuf_close(&self->t);
@@ -169,6 +173,91 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 		EXPECT_EQ((__u64)0, s.bad);
 		seg = next;
 	}
+	free(copy);
+	free(seq);
+}
+
+/* Copy stream bytes [from, to) into @copy (indexed by position) */
+static void tbuf_peek(struct tbuf *t, unsigned char *copy, __u64 from,
+		      __u64 to)
+{
+	for (; from < to; from++)
+		copy[from] = t->data[from % t->size];
+}
+
+/*
+ * 2139208 on a window that fills: the model writes trace over the
+ * window's first bytes at the fill, where the driver had published IGNORE
+ * padding, and the interrupt pads them again.  A reader copying in
+ * between (held open here with irq_hold) sees trace fragments in the
+ * middle of the stream.  Decoders resynchronise only at gaps, so a gap
+ * must lie between the last byte of real trace before them and them.
+ * The reader keeps up first, so that windows are re-armed by the
+ * periodic flush (no gap of their own), then stops reading.
+ */
+TEST_F_TIMEOUT(errata, bytes_changed_after_publication_follow_a_gap, 120)
+{
+	unsigned char *seq = seq_bytes(0, MB);
+	__u64 size = 4 * MB, tail, head, q, p, i, ngaps;
+	unsigned char *copy = calloc(1, size);
+	struct checker c = { 0 };
+	long long fills;
+	double end;
+	int found = 0;
+
+	ASSERT_NE(NULL, copy);
+	model_configure(ERRATA_CPU, "65536", "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, model_replay(ERRATA_CPU, seq, MB));
+	ASSERT_EQ(0, open_start(&self->t));
+	self->opened = 1;
+	/* three buffers' worth read as it comes: windows move on */
+	end = now_s() + 60;
+	while (tbuf_head(&self->t) < 3 * 65536 && now_s() < end) {
+		tbuf_drain(&self->t, &c);
+		usleep(2000);
+	}
+	ASSERT_LE((__u64)3 * 65536, tbuf_head(&self->t));
+	/* then no reader: the window fills, its interrupt held back */
+	ASSERT_EQ(0, model_set(ERRATA_CPU, "irq_hold", "1"));
+	self->held = 1;
+	fills = model_stat(ERRATA_CPU, "quirk_fills");
+	end = now_s() + 30;
+	while (model_stat(ERRATA_CPU, "quirk_fills") == fills &&
+	       now_s() < end)
+		usleep(2000);
+	ASSERT_LT(fills, model_stat(ERRATA_CPU, "quirk_fills"));
+	/* what a reader would copy now, without consuming it */
+	tail = self->t.hdr->data_tail;
+	head = tbuf_head(&self->t);
+	ASSERT_GT(size, head);
+	tbuf_peek(&self->t, copy, tail, head);
+	ASSERT_EQ(0, model_set(ERRATA_CPU, "irq_hold", "0"));
+	self->held = 0;
+	/* nothing consumed: the driver cannot re-arm, the bytes stay */
+	ASSERT_EQ(0, tbuf_wait_state(&self->t, ETE_TRBE_STATE_WAITING, 20));
+	for (q = tail; q < head; q++)
+		if (copy[q] != self->t.data[q % self->t.size]) {
+			found = 1;
+			break;
+		}
+	ASSERT_TRUE(found) TH_LOG("no byte in [%llu, %llu) changed",
+				  (unsigned long long)tail,
+				  (unsigned long long)head);
+	/* the last byte of trace before the changed ones */
+	for (p = q; p > tail && self->t.data[(p - 1) % self->t.size] == IGNORE;)
+		p--;
+	ngaps = self->t.hdr->gap_count;
+	ASSERT_GE((__u64)ETE_TRBE_MAX_GAPS, ngaps);
+	for (i = 0; i < ngaps; i++)
+		if (self->t.hdr->gaps[i].offset >= p &&
+		    self->t.hdr->gaps[i].offset <= q)
+			break;
+	EXPECT_LT(i, ngaps)
+		TH_LOG("byte %llu changed, trace ends at %llu: no gap (%llu, last %llu)",
+		       (unsigned long long)q, (unsigned long long)p,
+		       (unsigned long long)ngaps,
+		       ngaps ? (unsigned long long)self->t.hdr->gaps[ngaps - 1].offset : 0ULL);
+	EXPECT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
 	free(copy);
 	free(seq);
 }
