@@ -135,7 +135,18 @@ static int ete_unit_claim_local(struct ete_unit *u, const char **msg)
 		*msg = "claimed by an external debugger";
 		return -EBUSY;
 	}
+	/*
+	 * The CoreSight claim protocol (coresight_claim_device_unlocked()):
+	 * set our tag, read the tags back, back off if any other is set: a
+	 * debugger may claim between the look above and the set.
+	 */
 	ete_write(&u->acc, ETE_TRCCLAIMSET, ETE_CLAIM_SELF);
+	ete_sync(&u->acc, ETE_SYNC_ISB);
+	if (ete_read(&u->acc, ETE_TRCCLAIMCLR) != ETE_CLAIM_SELF) {
+		ete_write(&u->acc, ETE_TRCCLAIMCLR, ETE_CLAIM_SELF);
+		*msg = "claimed by an external debugger";
+		return -EBUSY;
+	}
 	return 0;
 }
 

@@ -156,6 +156,54 @@ static const struct file_operations em_fault_fops = {
 };
 
 /* ------------------------------------------------------------------ */
+/* claim: the claim tags; an external debugger's claim written        */
+/* ------------------------------------------------------------------ */
+
+static const char *const em_claim_names[] = { "0", "1", "race" };
+
+static int em_claim_show(struct seq_file *s, void *v)
+{
+	struct em_unit *u = s->private;
+
+	seq_printf(s, "%#llx\n", ete_model_claim(u->model, u->cpu));
+	return 0;
+}
+
+static int em_claim_open(struct inode *inode, struct file *f)
+{
+	return single_open(f, em_claim_show, inode->i_private);
+}
+
+/* "0": the debugger releases, "1": claims, "race": claims with the PE */
+static ssize_t em_claim_write(struct file *f, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	struct em_unit *u = em_file_unit(f);
+	char buf[16];
+	int i;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	i = sysfs_match_string(em_claim_names, buf);
+	if (i < 0)
+		return i;
+	ete_model_external_claim(u->model, u->cpu, i);
+	return count;
+}
+
+static const struct file_operations em_claim_fops = {
+	.owner = THIS_MODULE,
+	.open = em_claim_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = em_claim_write,
+};
+
+/* ------------------------------------------------------------------ */
 /* delay, rate, powerdown, trigger: one number each                   */
 /* ------------------------------------------------------------------ */
 
@@ -457,6 +505,7 @@ void em_debugfs_init(struct ete_model *m)
 		debugfs_create_file("violations", 0600, d, u,
 				    &em_violations_fops);
 		debugfs_create_file("fault", 0600, d, u, &em_fault_fops);
+		debugfs_create_file("claim", 0600, d, u, &em_claim_fops);
 		debugfs_create_file_unsafe("delay", 0600, d, u,
 					   &em_delay_fops);
 		debugfs_create_file_unsafe("rate", 0600, d, u, &em_rate_fops);

@@ -120,6 +120,8 @@ enum ete_model_state ete_model_state(struct ete_model *m, int cpu);
 void ete_model_power_down(struct ete_model *m, int cpu);
 void ete_model_cpu_off(struct ete_model *m, int cpu);
 void ete_model_irq_release(struct ete_model *m, int cpu);
+u64 ete_model_claim(struct ete_model *m, int cpu);
+void ete_model_external_claim(struct ete_model *m, int cpu, int how);
 void ete_model_cpu_on(struct ete_model *m, int cpu);
 void ete_model_tick(struct ete_model *m, int cpu, unsigned int bytes);
 void ete_model_trigger(struct ete_model *m, int cpu);

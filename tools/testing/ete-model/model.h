@@ -23,6 +23,7 @@
 #define EM_FIFO_SIZE		512	/* the trace unit's internal buffer */
 #define EM_LOG_SIZE		32	/* violation log entries kept per unit */
 #define EM_DEFAULT_DELAY	2	/* status reads per transition */
+#define EM_CLAIM_EXTERNAL	BIT(0)	/* an external debugger's claim tag */
 
 /* TRCIDRx field helpers (ETE layout) */
 #define EM_IDR0_TRCBB		BIT(5)
@@ -225,6 +226,7 @@ struct em_unit {
 	bool sticky_pd;
 	bool pe_off;
 	bool swlock;
+	bool claim_race;
 	u32 pdcr;
 
 	/* TRBE */

@@ -584,6 +584,47 @@ void ete_model_irq_release(struct ete_model *m, int cpu)
 EXPORT_SYMBOL_GPL(ete_model_irq_release);
 
 /**
+ * ete_model_claim() - the claim tags, as TRCCLAIMCLR reads
+ * @m: the instance
+ * @cpu: the PE
+ *
+ * Context: any.
+ * Return: the claim tag bits set.
+ */
+u64 ete_model_claim(struct ete_model *m, int cpu)
+{
+	u64 val;
+
+	EM_UNIT_LOCKED(m, cpu, val = __u->trc[ETE_TRCCLAIMCLR / 4]);
+	return val;
+}
+EXPORT_SYMBOL_GPL(ete_model_claim);
+
+/**
+ * ete_model_external_claim() - what an external debugger does with its tag
+ * @m: the instance
+ * @cpu: the PE
+ * @how: 0 releases its claim tag (bit 0, as CoreSight's
+ *	CORESIGHT_CLAIM_EXTERNAL), 1 claims it now, 2 claims it at the
+ *	moment the PE next writes TRCCLAIMSET (a claim that races the
+ *	self-hosted agent's: only reading the tags back after setting its
+ *	own tells it)
+ *
+ * Context: any.
+ */
+void ete_model_external_claim(struct ete_model *m, int cpu, int how)
+{
+	EM_UNIT_LOCKED(m, cpu, ({
+		__u->claim_race = how == 2;
+		if (how == 1)
+			__u->trc[ETE_TRCCLAIMCLR / 4] |= EM_CLAIM_EXTERNAL;
+		else if (!how)
+			__u->trc[ETE_TRCCLAIMCLR / 4] &= ~EM_CLAIM_EXTERNAL;
+	}));
+}
+EXPORT_SYMBOL_GPL(ete_model_external_claim);
+
+/**
  * ete_model_cpu_off() - the PE was turned off (CPU offline, PSCI CPU_OFF)
  * @m: the instance
  * @cpu: the PE, dead

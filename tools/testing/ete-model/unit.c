@@ -516,6 +516,11 @@ static void em_store(struct em_unit *u, const struct ete_reg_desc *d,
 		em_write_prgctlr(u, val, mmio);
 		break;
 	case ETE_TRCCLAIMSET:
+		/* an external debugger claiming at the same time */
+		if (u->claim_race) {
+			u->trc[ETE_TRCCLAIMCLR / 4] |= EM_CLAIM_EXTERNAL;
+			u->claim_race = false;
+		}
 		u->trc[ETE_TRCCLAIMCLR / 4] |= val & wmask;
 		break;
 	case ETE_TRCCLAIMCLR:

@@ -406,6 +406,38 @@ TEST_F(ete, conflicting_fields_refused_at_enable)
 	EXPECT_NE(strstr(status, "needs bb_ranges"), NULL) TH_LOG("%s", status);
 }
 
+/*
+ * An external debugger's claim tag refuses the enable (EBUSY), also one
+ * set at the very moment the driver sets its own: the CoreSight claim
+ * protocol sets, reads back and backs off, leaving only the debugger's.
+ */
+TEST_F(ete, external_claim_refused)
+{
+	char status[1024], claim[32] = "", log[4096];
+	unsigned long long v;
+
+	if (!self->ready)
+		return;
+	ASSERT_EQ(put(pathf(MODEL, 1, "claim"), "1"), 0);
+	EXPECT_EQ(unit_put(1, "enable", "1"), -EBUSY);
+	ASSERT_GT(get(pathf(UNIT, 1, "status"), status, sizeof(status)), 0);
+	EXPECT_NE(strstr(status, "external debugger"), NULL) TH_LOG("%s", status);
+	ASSERT_EQ(put(pathf(MODEL, 1, "claim"), "0"), 0);
+
+	ASSERT_EQ(put(pathf(MODEL, 1, "claim"), "race"), 0);
+	EXPECT_EQ(unit_put(1, "enable", "1"), -EBUSY);
+	EXPECT_EQ(unit_get_num(1, "enable", &v), 0);
+	EXPECT_EQ(v, 0ULL);
+	EXPECT_GT(get(pathf(MODEL, 1, "claim"), claim, sizeof(claim)), 0);
+	EXPECT_EQ(strtoull(claim, NULL, 0), 1ULL)
+		TH_LOG("claim tags %s: the driver's is still set", claim);
+	ASSERT_EQ(put(pathf(MODEL, 1, "claim"), "0"), 0);
+
+	EXPECT_EQ(unit_put(1, "enable", "1"), 0);
+	EXPECT_EQ(unit_put(1, "enable", "0"), 0);
+	EXPECT_EQ(violations(1, log, sizeof(log)), 0) TH_LOG("%s", log);
+}
+
 /* No sink, no trace: -ENODEV, said in status */
 TEST_F(ete, enable_without_sink)
 {
