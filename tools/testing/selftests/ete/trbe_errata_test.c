@@ -123,7 +123,8 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 	unsigned char *copy = calloc(1, 2 * MB);
 	struct checker c = { 0 };
 	long long fills0 = model_stat(ERRATA_CPU, "quirk_fills");
-	__u64 i, seg = 0, head, ngaps;
+	__u64 i, seg = 0, head, ngaps, erratum = 0;
+	__u64 page = sysconf(_SC_PAGESIZE);
 
 	ASSERT_NE(NULL, copy);
 	model_configure(ERRATA_CPU, "65536", "fill", "ignore", "0", "stop");
@@ -157,8 +158,14 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 	EXPECT_LE(2, model_stat(ERRATA_CPU, "quirk_fills") - fills0);
 	ASSERT_LE((__u64)2, ngaps);
 	ASSERT_GE((__u64)ETE_TRBE_MAX_GAPS, ngaps);
+	/*
+	 * A fill of a window the flush had re-armed (the reader fell behind
+	 * while keeping up) adds an erratum gap where no trace is lost
+	 */
+	for (i = 0; i < ngaps; i++)
+		erratum += self->t.hdr->gaps[i].reason == ETE_TRBE_GAP_ERRATUM;
 	EXPECT_EQ((__u64)0, c.bad);
-	EXPECT_EQ(ngaps, c.jumps);
+	EXPECT_EQ(ngaps - erratum, c.jumps);
 	EXPECT_EQ(MB, c.next);
 	/* each segment between gaps on its own: in order, nothing foreign */
 	for (i = 0; i <= ngaps; i++) {
@@ -172,6 +179,19 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 			       (unsigned long long)seg);
 		EXPECT_EQ((__u64)0, s.bad);
 		seg = next;
+		/*
+		 * After an erratum gap, the padding a reader may have copied
+		 * with trace fragments in it is not trace: skip it
+		 */
+		if (i < ngaps &&
+		    self->t.hdr->gaps[i].reason == ETE_TRBE_GAP_ERRATUM) {
+			__u64 end = i + 1 < ngaps ?
+				    self->t.hdr->gaps[i + 1].offset : head;
+
+			seg = (seg + page - 1) / page * page + 256;
+			if (seg > end)
+				seg = end;
+		}
 	}
 	free(copy);
 	free(seq);
