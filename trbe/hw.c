@@ -44,14 +44,15 @@ static void trbe_restore_local(const struct ete_access *acc, u64 trfcr)
 /*
  * Flush the trace unit into the TRBE (RJLRQH: trace prohibited, after the
  * ISB of trbe_prohibit_local()) and complete its writes to memory (DSB,
- * Arm ARM D6.7 RVLWDM).  The ISB last: the flush also updates TRBPTR_EL1
+ * Arm ARM D6.7).  The ISB last: the flush also updates TRBPTR_EL1
  * and TRBSR_EL1, and a direct read sees those indirect writes only after a
- * context synchronization event that follows the TSB CSYNC (D6.6.3
- * RVTNCS, B2.6.8); without it the value read may predate the flush
+ * context synchronization event that follows the TSB CSYNC (Arm ARM
+ * D6.6.3 and B2.6.8, not in the seeds; the seeds' RWZQWC says the same of
+ * the trace unit's indirect writes); without it the value read may predate the flush
  * (D6.11).  So the pointer may be read with the TRBE still enabled, as the
  * periodic flush does: nothing forbids that read (D24.4.6 restricts only
  * writes while TRBLIMITR_EL1.E is 1), and with trace prohibited the
- * pointer no longer moves (D6.6.1 RMRVPT).
+ * pointer no longer moves (D6.6.1).
  */
 void trbe_drain_local(struct trbe_cpu *tc)
 {

@@ -40,6 +40,10 @@ struct ete_model;
  * @EM_EXTPD: an external-debug (MMIO) access to a unit whose core power
  *	domain is off: an error response on silicon (RKQMKX; IBMSVN: a core
  *	that is off is powered down), an external abort for the kernel
+ * @EM_IKWCGH: a trace unit register written (system instructions) after a
+ *	TRCPRGCTLR or OS Lock write that enables the unit, before the context
+ *	synchronization event that makes it take effect: the write may land
+ *	after the unit left Idle (IKWCGH, RKNQWS, RRWYQD)
  * @EM_NR_CHECKS: number of checks
  */
 enum ete_model_check {
@@ -60,6 +64,7 @@ enum ete_model_check {
 	EM_TRBE_ORDER,
 	EM_RVTNCS,
 	EM_EXTPD,
+	EM_IKWCGH,
 	EM_NR_CHECKS,
 };
 

@@ -347,6 +347,32 @@ static void rrwyqd_write_while_running(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, em_rd(test, ETE_TRCTRACEIDR), 1ULL);
 }
 
+/* IKWCGH: EN=1 is not in effect before the ISB; nothing else until then */
+static void em_sc_ikwcgh(struct kunit *test)
+{
+	em_setup(test);
+	em_wr(test, ETE_TRCPRGCTLR, 1);
+	em_wr(test, ETE_TRCTRACEIDR, 2);
+}
+
+static void ikwcgh_write_between_enable_and_isb(struct kunit *test)
+{
+	em_sc_ikwcgh(test);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_IKWCGH), 1U);
+	KUNIT_EXPECT_EQ(test, em_rd(test, ETE_TRCTRACEIDR), 1ULL);
+}
+
+/* The same write before the enable, or a disable pending: no violation */
+static void ikwcgh_write_before_enable(struct kunit *test)
+{
+	em_setup(test);
+	em_wr(test, ETE_TRCTRACEIDR, 2);
+	em_wr(test, ETE_TRCPRGCTLR, 1);
+	em_isb(test);
+	KUNIT_EXPECT_TRUE(test, em_wait_state(test, EM_RUNNING, EM_POLLS));
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+}
+
 static void rrwyqd_write_in_idle(struct kunit *test)
 {
 	em_setup(test);
@@ -592,6 +618,8 @@ static void idregs_report_trace_features(struct kunit *test)
 static struct kunit_case em_access_cases[] = {
 	KUNIT_CASE(rrwyqd_write_while_running),
 	KUNIT_CASE(rrwyqd_write_in_idle),
+	KUNIT_CASE(ikwcgh_write_between_enable_and_isb),
+	KUNIT_CASE(ikwcgh_write_before_enable),
 	KUNIT_CASE(rrwyqd_claim_tags_any_state),
 	KUNIT_CASE(rsvsnr_write_read_only),
 	KUNIT_CASE(rsvsnr_write_read_write),
@@ -666,6 +694,7 @@ static const struct em_mutation em_mutations[] = {
 	{ EM_TRBE_ORDER, em_sc_trbe_order },
 	{ EM_RVTNCS, em_sc_rvtncs },
 	{ EM_EXTPD, em_sc_extpd },
+	{ EM_IKWCGH, em_sc_ikwcgh },
 };
 
 static void em_mutation_desc(const struct em_mutation *mu, char *desc)

@@ -589,8 +589,9 @@ static const char *const em_check_names[EM_NR_CHECKS] = {
 	[EM_TRBE_EN] = "TRBE_ENABLED",
 	[EM_TRBE_PTR] = "TRBE_POINTERS",
 	[EM_TRBE_ORDER] = "TRBE_ORDER",
-	[EM_RVTNCS] = "RVTNCS",
+	[EM_RVTNCS] = "TRBE_UNSYNCED",
 	[EM_EXTPD] = "EXT_POWERED_DOWN",
+	[EM_IKWCGH] = "IKWCGH",
 };
 
 /**

@@ -286,7 +286,7 @@ void em_sc_rvtncs(struct kunit *test)
 }
 
 /*
- * RVTNCS (Arm ARM D6.6.3): the pointer and status a TSB CSYNC's trace
+ * Arm ARM D6.6.3 (not in the seeds; cf. RWZQWC): the pointer and status a TSB CSYNC's trace
  * operations wrote reach a direct read only after a context
  * synchronization event that follows the TSB; with the ISB, no report.
  */

@@ -451,10 +451,11 @@ u64 em_unit_read(struct em_unit *u, u32 reg, bool mmio)
 	    em_flag(u, EM_RWXKDP, reg, 0, false))
 		return em_unknown(u, GENMASK_ULL(63, 0));
 	/*
-	 * Arm ARM D6.6.3 RVTNCS (and B2.6.8): a direct read sees the
-	 * TRBPTR_EL1/TRBSR_EL1 values the flush's trace operations wrote
-	 * only with a context synchronization event between the TSB CSYNC
-	 * and the read; without one, old or new is UNPREDICTABLE (D6.11).
+	 * Arm ARM D6.6.3 and B2.6.8 (not in the seeds; cf. RWZQWC): a
+	 * direct read sees the TRBPTR_EL1/TRBSR_EL1 values the flush's trace
+	 * operations wrote only with a context synchronization event
+	 * between the TSB CSYNC and the read; without one, old or new is
+	 * UNPREDICTABLE (D6.11).
 	 */
 	if (!mmio && u->tsb_unsync &&
 	    (reg == ETE_TRBPTR_EL1 || reg == ETE_TRBSR_EL1))
@@ -582,6 +583,15 @@ void em_unit_write(struct em_unit *u, u32 reg, u64 val, bool mmio)
 	/* RRWYQD: only TRCPRGCTLR and the claim tags outside Idle */
 	if (!em_write_any_state(reg) && u->state != EM_IDLE &&
 	    em_flag(u, EM_RRWYQD, reg, val, true))
+		return;
+	/*
+	 * IKWCGH: an enable written through system instructions (EN set, or
+	 * the OS Lock cleared with EN set) takes effect at the next context
+	 * synchronization event, and the unit may leave Idle at any time
+	 * before it: a write in between may land outside Idle (RRWYQD).
+	 */
+	if (!em_write_any_state(reg) && u->csync_pending && em_enabled(u) &&
+	    u->state == EM_IDLE && em_flag(u, EM_IKWCGH, reg, val, true))
 		return;
 	rc = em_reg_check(u->prof, d->id, idx, val, &wmask);
 	if (rc)

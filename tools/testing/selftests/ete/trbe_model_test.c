@@ -425,7 +425,7 @@ TEST_F_TIMEOUT(model, start_after_fault_restarts, 120)
 	head = tbuf_head(&self->t);
 	/*
 	 * The replay after START: until then the ended session's trace unit
-	 * still runs, into a TRBE that discards (RYMVZL).
+	 * still runs, into a TRBE that discards (RFJFNS).
 	 */
 	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_START)) TH_LOG("errno %d", errno);
 	EXPECT_EQ((__u64)ETE_TRBE_STATE_RUNNING, tbuf_state(&self->t));
