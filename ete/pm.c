@@ -9,11 +9,14 @@
  *   read TRFCR; set the PE OS Lock, ISB (RTMLTF, IHWYYK: the unit is
  *   disabled; SHSXGZ: a context synchronization event before TRCSTATR);
  *   poll until Stable and Idle (bounded; ITDLZL: the state is safe to read
- *   there, RBPTKT: resources no longer change); read every register of
- *   the session's image, which holds the dynamic state too (TRCCNTVR<n>,
- *   TRCSEQSTR, TRCSSCSR<n>, TRCVICTLR.SSSTATUS, TRCRSR: INXCSB, IHZLDV)
- *   and the claim tags; then the sink saves itself (drain, TRBPTR,
- *   disable: the TRBE goes down after the unit, 004 section 5.1).
+ *   there, RBPTKT: resources no longer change); ISB again, taken in Idle
+ *   (RWZQWC: only then do direct reads see what the unit itself wrote;
+ *   the poll's last ISB may have been taken while Unstable); read every
+ *   register of the session's image, which holds the dynamic state too
+ *   (TRCCNTVR<n>, TRCSEQSTR, TRCSSCSR<n>, TRCVICTLR.SSSTATUS, TRCRSR:
+ *   INXCSB, IHZLDV) and the claim tags; then the sink saves itself
+ *   (drain, TRBPTR, disable: the TRBE goes down after the unit, 004
+ *   section 5.1).
  * Restore: the sink first (the TRBE is enabled before the unit); set the
  *   OS Lock (the kernel clears it when a CPU comes online: debug-monitors'
  *   clear_os_lock()); wait for Idle (a powered-up unit is reset and Idle,
@@ -119,6 +122,13 @@ int ete_pm_save_local(struct ete_unit *u)
 		ete_pm_enable(u);
 		return ret;
 	}
+	/*
+	 * RWZQWC: what the unit wrote itself (counters, sequencer,
+	 * single-shot status) reaches a direct read only after a context
+	 * synchronization event taken while Idle or Stable.  The poll's
+	 * last ISB came before the read that saw Idle, maybe while Unstable.
+	 */
+	ete_sync(&u->acc, ETE_SYNC_ISB);
 	for (i = 0; i < u->img.nr; i++)
 		s->val[i] = ete_read(&u->acc, u->img.regs[i].reg);
 	s->claim = ete_read(&u->acc, ETE_TRCCLAIMCLR);

@@ -302,6 +302,31 @@ static int em_irq_hold_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(em_irq_hold_fops, em_irq_hold_get, em_irq_hold_set,
 			 "%llu\n");
 
+static int em_settle_get(void *data, u64 *val)
+{
+	struct em_unit *u = data;
+
+	*val = READ_ONCE(u->settle_fast);
+	return 0;
+}
+
+/*
+ * 1: a status read that finds the unit Unstable and ready to move takes
+ * it through Stable to Idle at once, as silicon may between two polls;
+ * 0: one state per read.
+ */
+static int em_settle_set(void *data, u64 val)
+{
+	struct em_unit *u = data;
+
+	if (val > 1)
+		return -EINVAL;
+	WRITE_ONCE(u->settle_fast, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(em_settle_fops, em_settle_get, em_settle_set,
+			 "%llu\n");
+
 static int em_trigger_set(void *data, u64 val)
 {
 	struct em_unit *u = data;
@@ -515,6 +540,8 @@ void em_debugfs_init(struct ete_model *m)
 					   &em_trigger_fops);
 		debugfs_create_file_unsafe("irq_hold", 0600, d, u,
 					   &em_irq_hold_fops);
+		debugfs_create_file_unsafe("settle", 0600, d, u,
+					   &em_settle_fops);
 		debugfs_create_file("replay", 0200, d, u, &em_replay_fops);
 		debugfs_create_file("state", 0444, d, u, &em_state_fops);
 		debugfs_create_file("stats", 0444, d, u, &em_stats_fops);

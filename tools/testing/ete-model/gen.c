@@ -310,6 +310,8 @@ static void em_resources_step(struct em_unit *u)
 			(*val)--;
 		else if (ctl & BIT(16))	/* RLDSELF */
 			*val = u->trc[ETE_TRCCNTRLDVR_N(n) / 4];
+		/* an indirect write: direct reads see it later (RWZQWC) */
+		u->cnt_unsync = true;
 	}
 }
 

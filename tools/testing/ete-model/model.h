@@ -227,6 +227,16 @@ struct em_unit {
 	bool pe_off;
 	bool swlock;
 	bool claim_race;
+	/*
+	 * RWZQWC: the counters as direct reads see them, the values of the
+	 * last context synchronization event taken while Idle or Stable
+	 * (or of a direct write); cnt_unsync: the unit's own counting has
+	 * changed a counter since
+	 */
+	u64 cnt_vis[4];
+	bool cnt_unsync;
+	/* debugfs settle: Unstable to Idle within one status read */
+	bool settle_fast;
 	u32 pdcr;
 
 	/* TRBE */

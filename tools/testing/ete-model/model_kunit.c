@@ -271,6 +271,53 @@ static void shsxgz_reads_without_isb(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, em_viol(test, EM_SHSXGZ), 1U);
 }
 
+/*
+ * RWZQWC: the unit's own counting reaches a direct read only after a
+ * context synchronization event taken while Idle or Stable; IPNZZH: one
+ * taken while Unstable does not do it
+ */
+static void rwzqwc_counter_seen_after_isb_in_stable(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+
+	em_setup(test);
+	em_wr(test, ETE_TRCCNTCTLR_N(0), 1);	/* count selector 1 (TRUE) */
+	em_wr(test, ETE_TRCCNTVR_N(0), 10);
+	em_wr(test, ETE_TRCPRGCTLR, 1);
+	em_isb(test);
+	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_RUNNING, EM_POLLS));
+	ete_model_tick(t->m, t->cpu, 16);
+	KUNIT_ASSERT_EQ(test, ete_model_peek(t->m, t->cpu,
+					     ETE_TRCCNTVR_N(0)), 9ULL);
+	em_wr(test, ETE_TRCPRGCTLR, 0);
+	em_isb(test);				/* taken while Unstable */
+	KUNIT_EXPECT_EQ(test, em_rd(test, ETE_TRCCNTVR_N(0)), 10ULL);
+	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_IDLE, EM_POLLS));
+	KUNIT_EXPECT_EQ(test, em_rd(test, ETE_TRCCNTVR_N(0)), 9ULL);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+}
+
+/* settle: the read that finds Idle may follow an ISB taken in Unstable */
+static void settle_skips_stable_between_reads(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+	bool saw_stable = false;
+	int polls = EM_POLLS;
+
+	WRITE_ONCE(t->m->units[t->cpu]->settle_fast, true);
+	em_run(test);
+	em_wr(test, ETE_TRCPRGCTLR, 0);
+	em_isb(test);
+	while (polls-- && em_state(test) != EM_IDLE) {
+		u64 st = em_statr(test);
+
+		saw_stable |= (st & (EM_STATR_IDLE | EM_STATR_PMSTABLE)) ==
+			      EM_STATR_PMSTABLE;
+	}
+	KUNIT_EXPECT_EQ(test, em_state(test), EM_IDLE);
+	KUNIT_EXPECT_FALSE(test, saw_stable);
+}
+
 /* RBPTKT: indirect writes only while Running */
 static void rbptkt_counter_counts_when_running(struct kunit *test)
 {
@@ -618,6 +665,8 @@ static void idregs_report_trace_features(struct kunit *test)
 static struct kunit_case em_access_cases[] = {
 	KUNIT_CASE(rrwyqd_write_while_running),
 	KUNIT_CASE(rrwyqd_write_in_idle),
+	KUNIT_CASE(rwzqwc_counter_seen_after_isb_in_stable),
+	KUNIT_CASE(settle_skips_stable_between_reads),
 	KUNIT_CASE(ikwcgh_write_between_enable_and_isb),
 	KUNIT_CASE(ikwcgh_write_before_enable),
 	KUNIT_CASE(rrwyqd_claim_tags_any_state),

@@ -174,6 +174,37 @@ static void em_advance(struct em_unit *u)
 		return;
 	}
 	em_next_state(u);
+	/*
+	 * debugfs settle: silicon may go from Unstable through Stable to
+	 * Idle between two polls, so that no poll sees Stable and the ISB
+	 * before the poll that sees Idle was taken while Unstable
+	 */
+	if (u->settle_fast && u->state == EM_STABLE)
+		em_next_state(u);
+}
+
+/* RWZQWC: what the counters hold becomes what direct reads see */
+static void em_cnt_sync(struct em_unit *u)
+{
+	unsigned int n;
+
+	for (n = 0; n < ARRAY_SIZE(u->cnt_vis); n++)
+		u->cnt_vis[n] = u->trc[ETE_TRCCNTVR_N(n) / 4];
+	u->cnt_unsync = false;
+}
+
+/*
+ * The value of counter @n a read sees.  A direct read sees the unit's own
+ * updates only after a context synchronization event taken while Idle or
+ * Stable (RWZQWC; IPNZZH: not while running); an external read once the
+ * unit reached Stable or Idle (RGQKGX).  Before that the model returns the
+ * value of the last such event, one of the values silicon may return.
+ */
+static u64 em_cnt_value(struct em_unit *u, unsigned int n, bool mmio)
+{
+	if (mmio && (u->state == EM_IDLE || u->state == EM_STABLE))
+		return u->trc[ETE_TRCCNTVR_N(n) / 4];
+	return u->cnt_vis[n];
 }
 
 static u64 em_pmstable_unknown(const struct em_unit *u)
@@ -309,6 +340,7 @@ void em_unit_reset(struct em_unit *u)
 	u->swlock = false;
 	u->fifo_len = 0;
 	u->overflow = false;
+	em_cnt_sync(u);
 	em_trbe_reset(u);
 }
 
@@ -404,6 +436,8 @@ static u64 em_value(struct em_unit *u, const struct ete_reg_desc *d, u32 reg,
 		return em_unit_midr(u);
 	case ETE_ID_AA64DFR0_EL1:
 		return em_dfr0();
+	case ETE_TRCCNTVR:
+		return em_cnt_value(u, (reg - ETE_TRCCNTVR) / 4, mmio);
 	default:
 		/* the registers only the external view has */
 		if (!(d->flags & ETE_RF_SYS))
@@ -544,6 +578,10 @@ static void em_store(struct em_unit *u, const struct ete_reg_desc *d,
 	case ETE_TRFCR_EL1:
 		u->trfcr = val & wmask;
 		break;
+	case ETE_TRCCNTVR:
+		*r = val & wmask;
+		u->cnt_vis[(reg - ETE_TRCCNTVR) / 4] = *r;
+		break;
 	default:
 		/* read-only fields (TRCSSCSR<n>.INST...) keep their value */
 		if (r)
@@ -613,6 +651,10 @@ void em_unit_sync(struct em_unit *u, enum ete_sync what)
 		/* a context synchronization event */
 		if (u->csync_pending)
 			em_apply_enable(u);
+		/* RWZQWC: taken while Idle or Stable, the counters are seen */
+		if (u->cnt_unsync &&
+		    (u->state == EM_IDLE || u->state == EM_STABLE))
+			em_cnt_sync(u);
 		u->csync_pending = false;
 		u->statr_unsync = false;
 		u->tsb_unsync = false;
