@@ -141,6 +141,25 @@ void ete_mmio_unlock(const struct ete_access *acc)
 EXPORT_SYMBOL_IF_KUNIT(ete_mmio_unlock);
 
 /**
+ * ete_access_unlock() - open the software lock of an MMIO handle, if any
+ * @acc: any access handle
+ *
+ * The CoreSight software lock resets locked (TRCLSR 0x3, seed 002), and a
+ * core power-down resets the trace unit: after one, the external view
+ * ignores writes until TRCLAR gets the key again.  So a session's enable
+ * and a restore open it before writing.  System-register handles have no
+ * such lock.
+ *
+ * Context: any context; for an MMIO handle, on a CPU that keeps the
+ * unit's core powered (its own).
+ */
+void ete_access_unlock(const struct ete_access *acc)
+{
+	if (acc->ops == &ete_mmio_ops)
+		ete_mmio_unlock(acc);
+}
+
+/**
  * ete_mmio_lock() - set the CoreSight software lock again
  * @acc: an MMIO handle
  *

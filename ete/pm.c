@@ -164,6 +164,8 @@ int ete_pm_restore_local(struct ete_unit *u)
 	s->restores++;
 	if (u->sink->restore_local)
 		u->sink->restore_local(u->sink_priv, u->cpu);
+	/* the power-down locked the external view's writes again */
+	ete_access_unlock(&u->acc);
 	ete_pm_disable(u);
 	ret = ete_unit_poll_statr(u, TRCSTATR_IDLE | TRCSTATR_PMSTABLE,
 				  TRCSTATR_IDLE | TRCSTATR_PMSTABLE);

@@ -170,6 +170,8 @@ int ete_unit_enable_local(struct ete_unit *u, const char **msg)
 	unsigned int i;
 	int ret;
 
+	/* a power-down may have locked the external view's writes */
+	ete_access_unlock(&u->acc);
 	ret = ete_unit_settle_local(u, msg);
 	if (ret)
 		return ret;

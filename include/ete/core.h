@@ -75,6 +75,7 @@ extern const struct ete_mmio_io_ops ete_mmio_default_io;
 void ete_mmio_init(struct ete_mmio *m, const struct ete_mmio_io_ops *io,
 		   void *ctx, int cpu, struct ete_access *acc);
 void ete_mmio_unlock(const struct ete_access *acc);
+void ete_access_unlock(const struct ete_access *acc);
 void ete_mmio_lock(const struct ete_access *acc);
 u8 ete_reg_flags(u32 reg);
 

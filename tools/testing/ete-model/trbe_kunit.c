@@ -518,11 +518,14 @@ static struct kunit_suite em_trace_suite = {
 /* External-debug view and power-down                                 */
 /* ------------------------------------------------------------------ */
 
+/* The external view, its software lock opened as a driver would */
 static void *em_ctx(struct kunit *test)
 {
 	struct em_test *t = test->priv;
+	void *c = ete_model_mmio_ctx(t->m, t->cpu);
 
-	return ete_model_mmio_ctx(t->m, t->cpu);
+	ete_model_mmio_ops.write32(c, ETE_TRCLAR, EM_LAR_KEY);
+	return c;
 }
 
 static void rvqwly_64bit_register_access(struct kunit *test)
@@ -623,6 +626,9 @@ static void rfqmxq_power_down_loses_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, em_rd(test, ETE_TRCPRGCTLR), 0ULL);
 	KUNIT_EXPECT_FALSE(test, em_rd(test, ETE_TRBLIMITR_EL1) &
 			   EM_TRBLIMITR_E);
+	/* the Software Lock is locked again (TRCLSR resets to 0x3) */
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCLSR), 3U);
+	ete_model_mmio_ops.write32(c, ETE_TRCLAR, EM_LAR_KEY);
 	/* STICKYPD is set, and cleared by the read */
 	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCPDSR), 3U);
 	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCPDSR), 1U);

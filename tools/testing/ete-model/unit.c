@@ -337,7 +337,8 @@ void em_unit_reset(struct em_unit *u)
 	u->statr_unsync = false;
 	u->tsb_unsync = false;
 	u->pdcr = 0;
-	u->swlock = false;
+	/* TRCLSR resets to 0x3, SLI and SLK: locked (seed 002, TRCLSR) */
+	u->swlock = true;
 	u->fifo_len = 0;
 	u->overflow = false;
 	em_cnt_sync(u);
