@@ -125,12 +125,18 @@ static void ete_unit_release_local(struct ete_unit *u)
 	ete_write(&u->acc, ETE_TRCCLAIMCLR, ETE_CLAIM_SELF);
 }
 
+/*
+ * Another agent holds the PE OS Lock (the unit is disabled, RVBMLV), and
+ * with it locked the external view's trace registers may answer with
+ * errors (D.11, RYSHRS): look before any other access.
+ */
+static bool ete_unit_os_locked(struct ete_unit *u)
+{
+	return ete_read(&u->pe, ETE_OSLSR_EL1) & OSLSR_EL1_OSLK;
+}
+
 static int ete_unit_claim_local(struct ete_unit *u, const char **msg)
 {
-	if (ete_read(&u->pe, ETE_OSLSR_EL1) & OSLSR_EL1_OSLK) {
-		*msg = "the OS Lock is locked";
-		return -EBUSY;
-	}
 	if (ete_read(&u->acc, ETE_TRCCLAIMCLR) & ETE_CLAIM_EXTERNAL) {
 		*msg = "claimed by an external debugger";
 		return -EBUSY;
@@ -170,6 +176,10 @@ int ete_unit_enable_local(struct ete_unit *u, const char **msg)
 	unsigned int i;
 	int ret;
 
+	if (ete_unit_os_locked(u)) {
+		*msg = "the OS Lock is locked";
+		return -EBUSY;
+	}
 	/* a power-down may have locked the external view's writes */
 	ete_access_unlock(&u->acc);
 	ret = ete_unit_settle_local(u, msg);
@@ -239,12 +249,19 @@ struct ete_read_arg {
 	struct ete_unit *u;
 	u32 reg;
 	u64 val;
+	int err;
 };
 
 static void ete_unit_read_one(void *data)
 {
 	struct ete_read_arg *arg = data;
 
+	/* the management registers from 0xF00 answer under the OS Lock */
+	if (!arg->u->acc.local && arg->reg < ETE_TRCITCTRL &&
+	    ete_unit_os_locked(arg->u)) {
+		arg->err = -EBUSY;
+		return;
+	}
 	arg->val = ete_read(&arg->u->acc, arg->reg);
 }
 
@@ -258,10 +275,13 @@ static void ete_unit_read_one(void *data)
  * there, and the external-debug (MMIO) view of a core that is powered
  * down answers with an external abort, so it is read only while the CPU
  * is online and from the CPU itself, which keeps it powered (as mainline
- * etm4x reads its management registers).
+ * etm4x reads its management registers).  While another agent holds
+ * the PE OS Lock, the external view's trace registers (below 0xF00) may
+ * answer with an error (D.11, RYSHRS): they are not read then.
  *
  * Context: process context.
- * Return: 0, or -ENODEV if the CPU is offline.
+ * Return: 0, -ENODEV if the CPU is offline, or -EBUSY for a trace
+ * register of an external view while the OS Lock is locked.
  */
 int ete_unit_read(struct ete_unit *u, u32 reg, u64 *val)
 {
@@ -270,6 +290,8 @@ int ete_unit_read(struct ete_unit *u, u32 reg, u64 *val)
 	/* -ENXIO from the cross call: the CPU is offline */
 	if (smp_call_function_single(u->cpu, ete_unit_read_one, &arg, 1))
 		return -ENODEV;
+	if (arg.err)
+		return arg.err;
 	*val = arg.val;
 	return 0;
 }

@@ -327,6 +327,27 @@ static int em_settle_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(em_settle_fops, em_settle_get, em_settle_set,
 			 "%llu\n");
 
+static int em_oslock_get(void *data, u64 *val)
+{
+	struct em_unit *u = data;
+
+	*val = READ_ONCE(u->oslk);
+	return 0;
+}
+
+/* 1 or 0: the PE OS Lock set or cleared by another agent (OSLAR_EL1, ISB) */
+static int em_oslock_set(void *data, u64 val)
+{
+	struct em_unit *u = data;
+
+	if (val > 1)
+		return -EINVAL;
+	ete_model_set_os_lock(u->model, u->cpu, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(em_oslock_fops, em_oslock_get, em_oslock_set,
+			 "%llu\n");
+
 static int em_trigger_set(void *data, u64 val)
 {
 	struct em_unit *u = data;
@@ -542,6 +563,8 @@ void em_debugfs_init(struct ete_model *m)
 					   &em_irq_hold_fops);
 		debugfs_create_file_unsafe("settle", 0600, d, u,
 					   &em_settle_fops);
+		debugfs_create_file_unsafe("oslock", 0600, d, u,
+					   &em_oslock_fops);
 		debugfs_create_file("replay", 0200, d, u, &em_replay_fops);
 		debugfs_create_file("state", 0444, d, u, &em_state_fops);
 		debugfs_create_file("stats", 0444, d, u, &em_stats_fops);

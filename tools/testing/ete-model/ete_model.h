@@ -44,6 +44,10 @@ struct ete_model;
  *	TRCPRGCTLR or OS Lock write that enables the unit, before the context
  *	synchronization event that makes it take effect: the write may land
  *	after the unit left Idle (IKWCGH, RKNQWS, RRWYQD)
+ * @EM_EXTOSLK: an external (MMIO) access to a trace unit register (offsets
+ *	0x000-0xEFC but the OS Lock and power-down registers) while the PE
+ *	OS Lock is locked: CONSTRAINED UNPREDICTABLE, an error response or
+ *	RES0H (D.11, RYSHRS, RKQMKX); the model answers with the error
  * @EM_NR_CHECKS: number of checks
  */
 enum ete_model_check {
@@ -65,6 +69,7 @@ enum ete_model_check {
 	EM_RVTNCS,
 	EM_EXTPD,
 	EM_IKWCGH,
+	EM_EXTOSLK,
 	EM_NR_CHECKS,
 };
 
@@ -127,6 +132,7 @@ void ete_model_cpu_off(struct ete_model *m, int cpu);
 void ete_model_irq_release(struct ete_model *m, int cpu);
 u64 ete_model_claim(struct ete_model *m, int cpu);
 void ete_model_external_claim(struct ete_model *m, int cpu, int how);
+void ete_model_set_os_lock(struct ete_model *m, int cpu, bool lock);
 void ete_model_cpu_on(struct ete_model *m, int cpu);
 void ete_model_tick(struct ete_model *m, int cpu, unsigned int bytes);
 void ete_model_trigger(struct ete_model *m, int cpu);

@@ -331,6 +331,7 @@ void em_unit_sync(struct em_unit *u, enum ete_sync what);
 void em_violation(struct em_unit *u, enum ete_model_check c, u32 reg,
 		  u64 val, bool write);
 bool em_unit_prohibited(const struct em_unit *u);
+void em_unit_set_os_lock(struct em_unit *u, bool lock);
 void em_unit_post(struct em_unit *u);
 void em_unit_kick(struct em_unit *u);
 

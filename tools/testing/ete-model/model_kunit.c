@@ -744,6 +744,7 @@ static const struct em_mutation em_mutations[] = {
 	{ EM_RVTNCS, em_sc_rvtncs },
 	{ EM_EXTPD, em_sc_extpd },
 	{ EM_IKWCGH, em_sc_ikwcgh },
+	{ EM_EXTOSLK, em_sc_extoslk },
 };
 
 static void em_mutation_desc(const struct em_mutation *mu, char *desc)

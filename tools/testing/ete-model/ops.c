@@ -143,8 +143,54 @@ static bool em_mmio_powered(struct em_unit *u, u32 off, u64 val, bool write)
 	return false;
 }
 
-/* RKYDTQ: byte, halfword, unaligned and oversize accesses; RYFRMG (3) */
-static bool em_mmio_size_ok(struct em_unit *u, u32 off, bool is64, u64 val,
+/*
+ * With the PE OS Lock locked, external accesses to the trace unit's
+ * registers may return errors (D.11; RYSHRS, RKQMKX for offsets 0x000 to
+ * 0xEFC): the model does, so a driver that relies on one is seen.  The
+ * OS Lock and power-down registers, and the management registers from
+ * 0xF00, still answer.
+ */
+static bool em_mmio_os_unlocked(struct em_unit *u, u32 off, u64 val,
+				bool write)
+{
+	if (!u->oslk || off >= 0xf00)
+		return true;
+	switch (off & ~7u) {
+	case ETE_TRCOSLAR:		/* and TRCOSLSR */
+	case ETE_TRCPDCR:		/* and TRCPDSR */
+		return true;
+	}
+	em_violation(u, EM_EXTOSLK, off, val, write);
+	return false;
+}
+
+/* RYFRMG (3): a register an unsupported write reaches becomes UNKNOWN */
+static void em_mmio_clobber(struct em_unit *u, u32 off)
+{
+	const struct ete_reg_desc *d;
+	unsigned int idx;
+	bool upper;
+	u64 mask;
+	u32 reg;
+
+	if (off > ETE_REG_TRC_LAST)
+		return;
+	reg = em_mmio_reg(off & ~3u, &upper);
+	d = em_reg_find(reg, &idx);
+	if (!d || !ETE_REG_IS_TRC(reg) || reg / 4 >= ARRAY_SIZE(u->trc) ||
+	    (d->flags & ETE_RF_RO) || !em_reg_implemented(u->prof, d, idx))
+		return;
+	mask = em_reg_wmask(u->prof, d->id, idx);
+	u->trc[reg / 4] = em_unknown(u, mask);
+}
+
+/*
+ * RKYDTQ: byte, halfword, unaligned and oversize accesses.  RYFRMG gives
+ * three outcomes and recommends the third, which the model implements:
+ * the read returns UNKNOWN (*@val), the write makes the register(s) it
+ * reaches UNKNOWN.
+ */
+static bool em_mmio_size_ok(struct em_unit *u, u32 off, bool is64, u64 *val,
 			    bool write)
 {
 	const struct ete_reg_desc *d;
@@ -158,9 +204,17 @@ static bool em_mmio_size_ok(struct em_unit *u, u32 off, bool is64, u64 val,
 		ok = !(off & 3);
 	}
 	ok = ok && off <= ETE_REG_TRC_LAST;
-	if (!ok)
-		em_violation(u, EM_RKYDTQ, off, val, write);
-	return ok;
+	if (ok)
+		return true;
+	em_violation(u, EM_RKYDTQ, off, write ? *val : 0, write);
+	if (!write) {
+		*val = em_unknown(u, is64 ? U64_MAX : U32_MAX);
+	} else {
+		em_mmio_clobber(u, off);
+		if (is64)
+			em_mmio_clobber(u, off + 4);
+	}
+	return false;
 }
 
 static u64 em_mmio_read(void *ctx, u32 off, bool is64)
@@ -173,7 +227,8 @@ static u64 em_mmio_read(void *ctx, u32 off, bool is64)
 
 	raw_spin_lock_irqsave(&u->lock, flags);
 	if (em_mmio_powered(u, off, 0, false) &&
-	    em_mmio_size_ok(u, off, is64, 0, false)) {
+	    em_mmio_os_unlocked(u, off, 0, false) &&
+	    em_mmio_size_ok(u, off, is64, &val, false)) {
 		reg = em_mmio_reg(off, &upper);
 		val = em_unit_read(u, reg, true);
 		if (upper)
@@ -198,7 +253,8 @@ static void em_mmio_write(void *ctx, u32 off, u64 val, bool is64)
 
 	raw_spin_lock_irqsave(&u->lock, flags);
 	if (!em_mmio_powered(u, off, val, true) ||
-	    !em_mmio_size_ok(u, off, is64, val, true))
+	    !em_mmio_os_unlocked(u, off, val, true) ||
+	    !em_mmio_size_ok(u, off, is64, &val, true))
 		goto out;
 	reg = em_mmio_reg(off, &upper);
 	d = em_reg_find(reg, &idx);
@@ -599,6 +655,22 @@ u64 ete_model_claim(struct ete_model *m, int cpu)
 	return val;
 }
 EXPORT_SYMBOL_GPL(ete_model_claim);
+
+/**
+ * ete_model_set_os_lock() - set or clear the PE OS Lock, as OSLAR_EL1 and an
+ *	ISB would (another agent than the driver under test: the kernel, a
+ *	debugger)
+ * @m: the instance
+ * @cpu: the PE
+ * @lock: the new value
+ *
+ * Context: any.
+ */
+void ete_model_set_os_lock(struct ete_model *m, int cpu, bool lock)
+{
+	EM_UNIT_LOCKED(m, cpu, em_unit_set_os_lock(__u, lock));
+}
+EXPORT_SYMBOL_GPL(ete_model_set_os_lock);
 
 /**
  * ete_model_external_claim() - what an external debugger does with its tag

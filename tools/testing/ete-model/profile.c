@@ -592,6 +592,7 @@ static const char *const em_check_names[EM_NR_CHECKS] = {
 	[EM_RVTNCS] = "TRBE_UNSYNCED",
 	[EM_EXTPD] = "EXT_POWERED_DOWN",
 	[EM_IKWCGH] = "IKWCGH",
+	[EM_EXTOSLK] = "EXT_OS_LOCKED",
 };
 
 /**

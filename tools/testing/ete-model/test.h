@@ -142,5 +142,6 @@ void em_sc_trbe_ptr(struct kunit *test);
 void em_sc_trbe_order(struct kunit *test);
 void em_sc_rvtncs(struct kunit *test);
 void em_sc_extpd(struct kunit *test);
+void em_sc_extoslk(struct kunit *test);
 
 #endif /* _ETE_MODEL_TEST_H */

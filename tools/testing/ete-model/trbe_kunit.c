@@ -554,8 +554,12 @@ static void rkydtq_unsupported_sizes(struct kunit *test)
 
 	em_sc_rkydtq(test);
 	ete_model_mmio_ops.read64(c, ETE_TRCTRACEIDR);	/* 32-bit register */
+	/* RYFRMG (3): the registers a bad write reaches become UNKNOWN */
+	ete_model_mmio_ops.write64(c, ETE_TRCACVR_N(0), 0x1122334455667788);
 	ete_model_mmio_ops.write64(c, ETE_TRCACVR_N(0) + 4, 0);
 	KUNIT_EXPECT_EQ(test, em_viol(test, EM_RKYDTQ), 3U);
+	KUNIT_EXPECT_NE(test, ete_model_mmio_ops.read64(c, ETE_TRCACVR_N(0)),
+			0x1122334455667788ULL);
 }
 
 void em_sc_swlock(struct kunit *test)
@@ -634,6 +638,37 @@ static void rfqmxq_power_down_loses_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCPDSR), 1U);
 }
 
+/* D.11, RYSHRS: the OS Lock locked, trace registers answer with an error */
+void em_sc_extoslk(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+	void *c = em_ctx(test);
+
+	ete_model_set_os_lock(t->m, t->cpu, true);
+	ete_model_mmio_ops.read32(c, ETE_TRCPRGCTLR);
+	ete_model_set_os_lock(t->m, t->cpu, false);
+}
+
+static void extoslk_os_lock_blocks_external_view(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+	void *c = em_ctx(test);
+
+	ete_model_set_os_lock(t->m, t->cpu, true);
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCIDR1), 0U);
+	ete_model_mmio_ops.write32(c, ETE_TRCTRACEIDR, 5);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_EXTOSLK), 2U);
+	/* the OS Lock, power-down and management registers still answer */
+	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCOSLSR) &
+			BIT(1), BIT(1));
+	ete_model_mmio_ops.read32(c, ETE_TRCPDSR);
+	KUNIT_EXPECT_NE(test, ete_model_mmio_ops.read32(c, ETE_TRCDEVARCH), 0U);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_EXTOSLK), 2U);
+	ete_model_set_os_lock(t->m, t->cpu, false);
+	KUNIT_EXPECT_NE(test, ete_model_mmio_ops.read32(c, ETE_TRCIDR1), 0U);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_EXTOSLK), 2U);
+}
+
 /* The core is off (CPU_OFF): the external view answers nothing (RKQMKX) */
 void em_sc_extpd(struct kunit *test)
 {
@@ -663,6 +698,7 @@ static void rkqmkx_powered_down_core_answers_error(struct kunit *test)
 
 static struct kunit_case em_mmio_cases[] = {
 	KUNIT_CASE(rkqmkx_powered_down_core_answers_error),
+	KUNIT_CASE(extoslk_os_lock_blocks_external_view),
 	KUNIT_CASE(rvqwly_64bit_register_access),
 	KUNIT_CASE(rkydtq_unsupported_sizes),
 	KUNIT_CASE(swlock_blocks_external_writes),

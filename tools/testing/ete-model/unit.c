@@ -261,6 +261,18 @@ static void em_set_oslk(struct em_unit *u, bool lock, bool mmio)
 }
 
 /**
+ * em_unit_set_os_lock() - the OS Lock written and synchronized at once
+ * @u: the unit
+ * @lock: the new value
+ *
+ * Context: the unit's lock held.
+ */
+void em_unit_set_os_lock(struct em_unit *u, bool lock)
+{
+	em_set_oslk(u, lock, true);
+}
+
+/**
  * em_unit_prohibited() - is the PE in a trace-prohibited region
  * @u: the unit
  *
