@@ -7,8 +7,11 @@
  * Registers are 32-bit words at their offsets; a 64-bit register is a
  * doubleword-aligned pair, accessed in one doubleword when the accessors
  * offer it and as two words otherwise (RVQWLY), which is only done while
- * the unit is Idle (RVNNPF).  The external view needs no ISB between
- * accesses (RDYRZC); DSB orders them against other memory accesses.
+ * the unit is Idle (RVNNPF).  The production accessors offer words only:
+ * the debug interface sets the access size, and a CoreSight APB-AP, the
+ * usual path to a trace unit's view, gives word accesses only (RCFRFW).
+ * The external view needs no ISB between accesses (RDYRZC); DSB orders
+ * them against other memory accesses.
  */
 
 #include <linux/io.h>
@@ -185,19 +188,9 @@ static void ete_io_write32(void *ctx, u32 off, u32 val)
 	writel_relaxed(val, (void __iomem __force *)ctx + off);
 }
 
-static u64 ete_io_read64(void *ctx, u32 off)
-{
-	return readq_relaxed((void __iomem __force *)ctx + off);
-}
-
-static void ete_io_write64(void *ctx, u32 off, u64 val)
-{
-	writeq_relaxed(val, (void __iomem __force *)ctx + off);
-}
-
+/* No read64/write64: word accesses only, which every interface gives */
 const struct ete_mmio_io_ops ete_mmio_default_io = {
 	.read32 = ete_io_read32,
 	.write32 = ete_io_write32,
-	.read64 = ete_io_read64,
-	.write64 = ete_io_write64,
 };
+EXPORT_SYMBOL_IF_KUNIT(ete_mmio_default_io);

@@ -244,6 +244,15 @@ static void ete_mmio_64bit_as_words(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v->mem[ETE_TRCAUXCTLR / 4 - 1], 0U);
 }
 
+/* RCFRFW: an APB-AP gives word accesses only; so do the production ones */
+static void ete_mmio_production_words_only(struct kunit *test)
+{
+	KUNIT_EXPECT_NOT_NULL(test, ete_mmio_default_io.read32);
+	KUNIT_EXPECT_NOT_NULL(test, ete_mmio_default_io.write32);
+	KUNIT_EXPECT_NULL(test, ete_mmio_default_io.read64);
+	KUNIT_EXPECT_NULL(test, ete_mmio_default_io.write64);
+}
+
 static void ete_mmio_64bit_as_doubleword(struct kunit *test)
 {
 	struct fake_view *v = kunit_kzalloc(test, sizeof(*v), GFP_KERNEL);
@@ -307,6 +316,7 @@ static struct kunit_suite ete_sysreg_suite = {
 
 static struct kunit_case ete_mmio_cases[] = {
 	KUNIT_CASE(ete_mmio_64bit_as_words),
+	KUNIT_CASE(ete_mmio_production_words_only),
 	KUNIT_CASE(ete_mmio_64bit_as_doubleword),
 	KUNIT_CASE(ete_mmio_software_lock),
 	KUNIT_CASE(ete_mmio_reg_flags),
