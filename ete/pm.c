@@ -178,6 +178,8 @@ int ete_pm_restore_local(struct ete_unit *u)
 			  ete_pm_restore_value(u->img.regs[i].reg, s->val[i]));
 	if (u->acc.local)
 		ete_write(&u->acc, ETE_TRCPRGCTLR, TRCPRGCTLR_EN);
+	/* the power-down the restore makes good: not a loss at the stop */
+	ete_unit_sticky_pd(u);
 	ete_sync(&u->acc, ETE_SYNC_ISB);
 	if (u->has_trf) {
 		ete_write(&u->pe, ETE_TRFCR_EL1, s->trfcr);

@@ -167,6 +167,10 @@ int ete_session_stop_cpu(struct ete_unit *u)
 			ete_unit_set_error(u, ret, "CPU offline while tracing");
 		else if (op.ret)
 			ete_unit_set_error(u, op.ret, op.msg);
+		else if (u->lost_power)
+			/* stopped all the same; said in status, not refused */
+			ete_unit_set_error(u, -EIO,
+					   "the core lost power during the session without a save (TRCPDSR.STICKYPD): its trace ends there");
 		ret = ret ?: op.ret;
 	}
 	ete_session_put_sink(u);

@@ -32,6 +32,7 @@
 #define TRCSTATR_IDLE			BIT(0)
 #define TRCSTATR_PMSTABLE		BIT(1)
 #define OSLSR_EL1_OSLK			BIT(1)
+#define TRCPDSR_STICKYPD		BIT(1)
 #define ID_AA64DFR0_TRACEVER		GENMASK_ULL(7, 4)
 #define ID_AA64DFR0_TRACEFILT		GENMASK_ULL(43, 40)
 /* CoreSight claim tag bits (as coresight-core.c uses them) */
@@ -182,6 +183,9 @@ int ete_unit_enable_local(struct ete_unit *u, const char **msg)
 	}
 	/* a power-down may have locked the external view's writes */
 	ete_access_unlock(&u->acc);
+	/* a power-down before this session is no loss of its trace */
+	ete_unit_sticky_pd(u);
+	u->lost_power = false;
 	ret = ete_unit_settle_local(u, msg);
 	if (ret)
 		return ret;
@@ -222,13 +226,33 @@ int ete_unit_enable_local(struct ete_unit *u, const char **msg)
 }
 
 /**
+ * ete_unit_sticky_pd() - did the core lose power since the last look
+ * @u: the unit
+ *
+ * TRCPDSR.STICKYPD of a unit reached through the external view: set by a
+ * power-down of the core (RFQMXQ: the unit's state is lost), cleared by
+ * this read.  System-register units have no such view: false.
+ *
+ * Context: on @u->cpu, which keeps the core powered; does not sleep.
+ * Return: true if the core was powered down since the last read.
+ */
+bool ete_unit_sticky_pd(struct ete_unit *u)
+{
+	if (u->acc.local)
+		return false;
+	return ete_read(&u->acc, ETE_TRCPDSR) & TRCPDSR_STICKYPD;
+}
+
+/**
  * ete_unit_disable_local() - disable the trace unit and wait for Idle
  * @u: the unit
  * @msg: set to a description of the failure
  *
  * EN=0, then PMSTABLE, then IDLE, then TRFCR is restored and the claim
  * released.  The unit counts as disabled afterwards even on timeout: EN is
- * 0, and the next enable waits for Idle again.
+ * 0, and the next enable waits for Idle again.  A unit reached through
+ * the external view first tells whether its core lost power since the
+ * enable or the last restore (@u->lost_power), and is unlocked again.
  *
  * Context: on @u->cpu with IRQs disabled (a cross-call); does not sleep.
  * Return: 0, or -ETIMEDOUT if the unit did not reach Stable and Idle.
@@ -237,6 +261,8 @@ int ete_unit_disable_local(struct ete_unit *u, const char **msg)
 {
 	int ret;
 
+	ete_access_unlock(&u->acc);
+	u->lost_power = ete_unit_sticky_pd(u);
 	ret = ete_unit_stop_hw(u);
 	if (ret)
 		*msg = "trace unit did not reach Stable and Idle after disable";

@@ -128,6 +128,9 @@ struct ete_pm_state {
  * @sink: the sink of that session
  * @sink_priv: its private data
  * @enabled: the trace unit is enabled
+ * @lost_power: the core of a unit reached through the external view lost
+ *	power during the session without a save (TRCPDSR.STICKYPD at the
+ *	stop): the session's trace ends there
  * @gone: the unit is being removed; no new session may use it
  * @saved_trfcr: TRFCR before the session, restored after
  * @err: the last error (negative errno) or 0; under ete_mutex
@@ -160,6 +163,7 @@ struct ete_unit {
 	const struct ete_sink_ops *sink;
 	void *sink_priv;
 	bool enabled;
+	bool lost_power;
 	bool gone;
 	u64 saved_trfcr;
 	int err;
@@ -178,6 +182,7 @@ extern struct mutex ete_mutex;
 
 int ete_unit_enable_local(struct ete_unit *u, const char **msg);
 int ete_unit_disable_local(struct ete_unit *u, const char **msg);
+bool ete_unit_sticky_pd(struct ete_unit *u);
 int ete_unit_read(struct ete_unit *u, u32 reg, u64 *val);
 int ete_unit_poll_statr(struct ete_unit *u, u32 mask, u32 want);
 void ete_unit_set_error(struct ete_unit *u, int err, const char *msg);
