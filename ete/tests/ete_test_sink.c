@@ -57,6 +57,19 @@ static u64 unit_reg(int cpu, u32 reg)
 	return ete_read(&acc, reg);
 }
 
+/*
+ * This sink stands for one on the trace bus: the model must not take a
+ * unit tracing into it, TRBE disabled, for a unit with nowhere to send
+ * trace (its check TRBE_OFF).
+ */
+static void test_sink_bus(int cpu, bool on)
+{
+	struct ete_access acc;
+
+	if (!ete_access_get_pe(cpu, &acc) && acc.ops == &ete_model_sysreg_ops)
+		ete_model_set_atb(acc.priv, cpu, on);
+}
+
 static bool test_sink_present(void *priv, int cpu)
 {
 	return cpu < BITS_PER_LONG && test_bit(cpu, &present_mask);
@@ -72,6 +85,7 @@ static int test_sink_start_local(void *priv, int cpu)
 	if (unit_reg(cpu, ETE_TRCPRGCTLR) & 1)
 		s->order_violations++;
 	s->starts++;
+	test_sink_bus(cpu, true);
 	return 0;
 }
 
@@ -83,6 +97,7 @@ static void test_sink_stop_local(void *priv, int cpu)
 	if (unit_reg(cpu, ETE_TRCPRGCTLR) & 1)
 		s->order_violations++;
 	s->stops++;
+	test_sink_bus(cpu, false);
 }
 
 static const struct ete_sink_ops test_sink_ops = {

@@ -48,6 +48,16 @@ struct ete_model;
  *	0x000-0xEFC but the OS Lock and power-down registers) while the PE
  *	OS Lock is locked: CONSTRAINED UNPREDICTABLE, an error response or
  *	RES0H (D.11, RYSHRS, RKQMKX); the model answers with the error
+ * @EM_TRBE_OFF: the trace unit Running and trace allowed (TRFCR E0TRE or
+ *	ExTRE as of the last context synchronization event) while
+ *	TRBLIMITR_EL1.E is 0 and no other sink (ete_model_set_atb()) takes
+ *	the trace: it goes to the trace bus, which with no sink there may
+ *	hang the PE (I.12(2): the TRBE is enabled before the trace unit, 004
+ *	section 5.1).  Flagged once each time the condition begins
+ * @EM_TRBE_UNFLUSHED: the TRBE disabled while trace is still in the trace
+ *	unit's buffer (no TSB CSYNC since it was made: RJLRQH, RRFJQN), or
+ *	with its writes since the last DSB not completed (004 section 4:
+ *	TSB CSYNC is used with a DSB)
  * @EM_NR_CHECKS: number of checks
  */
 enum ete_model_check {
@@ -70,6 +80,8 @@ enum ete_model_check {
 	EM_EXTPD,
 	EM_IKWCGH,
 	EM_EXTOSLK,
+	EM_TRBE_OFF,
+	EM_TRBE_UNFLUSHED,
 	EM_NR_CHECKS,
 };
 
@@ -139,6 +151,7 @@ void ete_model_trigger(struct ete_model *m, int cpu);
 int ete_model_replay(struct ete_model *m, int cpu, const u8 *buf,
 		     size_t len);
 void ete_model_set_prohibited(struct ete_model *m, int cpu, bool prohibited);
+void ete_model_set_atb(struct ete_model *m, int cpu, bool on);
 unsigned int ete_model_irqs_raised(struct ete_model *m, int cpu);
 u64 ete_model_peek(struct ete_model *m, int cpu, u32 reg);
 void ete_model_set_irq(struct ete_model *m, int virq, bool autotick);

@@ -41,21 +41,12 @@ static u64 em_gen_offset(const struct em_unit *u)
 	return u->gen.emitted - (u->bytes_dropped - u->gen.dropped0);
 }
 
-/**
- * em_fifo_drain() - move bytes from the internal buffer to the TRBE
- * @u: the unit
- * @max: at most this many (the slow-drain fault makes it one)
- *
- * Context: the unit's lock held.
- */
-void em_fifo_drain(struct em_unit *u, unsigned int max)
+static void em_fifo_out(struct em_unit *u, unsigned int max)
 {
 	unsigned long dropped = u->bytes_dropped;
 	u64 off = em_gen_offset(u) - u->fifo_len;
 	unsigned int n;
 
-	if (u->fault == EM_FAULT_SLOW_DRAIN)
-		max = 1;
 	n = min(max, u->fifo_len);
 	if (!n)
 		return;
@@ -64,6 +55,42 @@ void em_fifo_drain(struct em_unit *u, unsigned int max)
 	u->fifo_len -= n;
 	if (u->bytes_dropped != dropped && u->gen.truth.rec && !u->gen.replay)
 		em_truth_gap(&u->gen.truth, off, u->bytes_dropped - dropped);
+}
+
+/**
+ * em_fifo_drain() - move bytes from the internal buffer to the TRBE
+ * @u: the unit
+ * @max: at most this many (the slow-drain fault makes it one)
+ *
+ * The last @u->fifo_hold bytes stay: during a timer tick, what the unit
+ * made last is still on its way (the next tick, a flush or the disable
+ * moves it), so trace reaches the TRBE at once only through a flush
+ * (RJLRQH, RRFJQN).
+ *
+ * Context: the unit's lock held.
+ */
+void em_fifo_drain(struct em_unit *u, unsigned int max)
+{
+	unsigned int keep = min(u->fifo_hold, u->fifo_len);
+
+	if (u->fault == EM_FAULT_SLOW_DRAIN)
+		max = 1;
+	em_fifo_out(u, min(max, u->fifo_len - keep));
+}
+
+/**
+ * em_fifo_flush() - a trace unit flush: everything to the TRBE
+ * @u: the unit
+ *
+ * RRFJQN: the trace synchronization event of a TSB CSYNC completes only
+ * once all trace the unit made is flushed to the TRBE, however slowly
+ * the buffer drains otherwise.
+ *
+ * Context: the unit's lock held.
+ */
+void em_fifo_flush(struct em_unit *u)
+{
+	em_fifo_out(u, u->fifo_len);
 }
 
 /**
@@ -334,6 +361,7 @@ void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns)
 	bool recovered = false;
 	u64 start;
 
+	em_unit_check_sink(u);
 	if (u->state != EM_RUNNING || u->prohibited ||
 	    !(u->trfcr_eff & (EM_TRFCR_E0TRE | EM_TRFCR_ExTRE)))
 		return;

@@ -21,6 +21,7 @@
 
 #define EM_NR_IDR		14	/* TRCIDR0..TRCIDR13 */
 #define EM_FIFO_SIZE		512	/* the trace unit's internal buffer */
+#define EM_FIFO_HOLD		64	/* of it, still on its way at a tick's end */
 #define EM_LOG_SIZE		32	/* violation log entries kept per unit */
 #define EM_DEFAULT_DELAY	2	/* status reads per transition */
 #define EM_CLAIM_EXTERNAL	BIT(0)	/* an external debugger's claim tag */
@@ -216,6 +217,7 @@ struct em_unit {
 	bool csync_pending;
 	bool statr_unsync;
 	bool tsb_unsync;
+	bool mem_pending;
 	int pmstable_unknown;
 
 	/* PE registers and the external view */
@@ -223,6 +225,8 @@ struct em_unit {
 	u64 trfcr;
 	u64 trfcr_eff;
 	bool prohibited;
+	bool atb;
+	bool trbe_off;
 	bool sticky_pd;
 	bool pe_off;
 	bool swlock;
@@ -255,6 +259,7 @@ struct em_unit {
 	/* trace output */
 	u8 fifo[EM_FIFO_SIZE];
 	unsigned int fifo_len;
+	unsigned int fifo_hold;
 	bool overflow;
 	struct em_gen gen;
 	unsigned int rate;
@@ -331,6 +336,7 @@ void em_unit_sync(struct em_unit *u, enum ete_sync what);
 void em_violation(struct em_unit *u, enum ete_model_check c, u32 reg,
 		  u64 val, bool write);
 bool em_unit_prohibited(const struct em_unit *u);
+void em_unit_check_sink(struct em_unit *u);
 void em_unit_set_os_lock(struct em_unit *u, bool lock);
 void em_unit_post(struct em_unit *u);
 void em_unit_kick(struct em_unit *u);
@@ -353,6 +359,7 @@ int em_gen_init(struct em_unit *u);
 void em_gen_free(struct em_unit *u);
 bool em_fifo_push(struct em_unit *u, const u8 *buf, unsigned int len);
 void em_fifo_drain(struct em_unit *u, unsigned int max);
+void em_fifo_flush(struct em_unit *u);
 
 /* power.c: the state a power-down loses, checked at the restore */
 void em_pm_lock_changed(struct em_unit *u, bool lock);

@@ -251,6 +251,33 @@ static void rmdzdn_en_change_in_enabling(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, em_rd(test, ETE_TRCPRGCTLR), 1ULL);
 }
 
+/* RMDZDN through the OS Lock: cleared with EN set while still Unstable */
+static void rmdzdn_os_lock_cleared_while_unstable(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+
+	em_run(test);
+	ete_model_set_delay(t->m, t->cpu, 100);
+	em_wr(test, ETE_OSLAR_EL1, 1);
+	em_isb(test);
+	KUNIT_EXPECT_EQ(test, em_state(test), EM_UNSTABLE);
+	em_wr(test, ETE_OSLAR_EL1, 0);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_RMDZDN), 1U);
+}
+
+/* The same clear once Idle: the unit enables again, nothing to flag */
+static void rmdzdn_os_lock_cleared_in_idle(struct kunit *test)
+{
+	em_run(test);
+	em_wr(test, ETE_OSLAR_EL1, 1);
+	em_isb(test);
+	KUNIT_EXPECT_TRUE(test, em_wait_state(test, EM_IDLE, EM_POLLS));
+	em_wr(test, ETE_OSLAR_EL1, 0);
+	em_isb(test);
+	KUNIT_EXPECT_TRUE(test, em_wait_state(test, EM_RUNNING, EM_POLLS));
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+}
+
 static void shsxgz_isb_between_reads(struct kunit *test)
 {
 	em_run(test);
@@ -363,6 +390,8 @@ static struct kunit_case em_states_cases[] = {
 	KUNIT_CASE(rvbmlv_os_lock_blocks_enable),
 	KUNIT_CASE(rmdzdn_en_change_in_idle_and_running),
 	KUNIT_CASE(rmdzdn_en_change_in_enabling),
+	KUNIT_CASE(rmdzdn_os_lock_cleared_while_unstable),
+	KUNIT_CASE(rmdzdn_os_lock_cleared_in_idle),
 	KUNIT_CASE(shsxgz_isb_between_reads),
 	KUNIT_CASE(shsxgz_reads_without_isb),
 	KUNIT_CASE(rbptkt_counter_counts_when_running),
@@ -745,6 +774,8 @@ static const struct em_mutation em_mutations[] = {
 	{ EM_EXTPD, em_sc_extpd },
 	{ EM_IKWCGH, em_sc_ikwcgh },
 	{ EM_EXTOSLK, em_sc_extoslk },
+	{ EM_TRBE_OFF, em_sc_trbe_off },
+	{ EM_TRBE_UNFLUSHED, em_sc_trbe_unflushed },
 };
 
 static void em_mutation_desc(const struct em_mutation *mu, char *desc)

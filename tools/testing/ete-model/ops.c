@@ -803,6 +803,26 @@ void ete_model_set_prohibited(struct ete_model *m, int cpu, bool prohibited)
 EXPORT_SYMBOL_GPL(ete_model_set_prohibited);
 
 /**
+ * ete_model_set_atb() - say whether a sink other than the TRBE takes trace
+ * @m: the instance
+ * @cpu: the PE
+ * @on: a trace bus sink (a test sink standing in for ATB) collects the
+ *	unit's trace; the check EM_TRBE_OFF is then not made
+ *
+ * The bytes still go nowhere the model keeps (RFJFNS).
+ *
+ * Context: any.
+ */
+void ete_model_set_atb(struct ete_model *m, int cpu, bool on)
+{
+	EM_UNIT_LOCKED(m, cpu, ({
+		__u->atb = on;
+		em_unit_check_sink(__u);
+	}));
+}
+EXPORT_SYMBOL_GPL(ete_model_set_atb);
+
+/**
  * ete_model_replay() - emit a byte stream unchanged instead of trace
  * @m: the instance
  * @cpu: the PE

@@ -593,6 +593,8 @@ static const char *const em_check_names[EM_NR_CHECKS] = {
 	[EM_EXTPD] = "EXT_POWERED_DOWN",
 	[EM_IKWCGH] = "IKWCGH",
 	[EM_EXTOSLK] = "EXT_OS_LOCKED",
+	[EM_TRBE_OFF] = "TRBE_OFF",
+	[EM_TRBE_UNFLUSHED] = "TRBE_UNFLUSHED",
 };
 
 /**

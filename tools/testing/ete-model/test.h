@@ -44,6 +44,8 @@ static inline int em_test_init_profile(struct kunit *test, const char *prof)
 	t->acc.priv = t->m;
 	t->acc.cpu = t->cpu;
 	t->acc.local = true;
+	/* a unit without a TRBE stands for one with a trace bus sink */
+	ete_model_set_atb(t->m, t->cpu, true);
 	test->priv = t;
 	return 0;
 }
@@ -143,5 +145,7 @@ void em_sc_trbe_order(struct kunit *test);
 void em_sc_rvtncs(struct kunit *test);
 void em_sc_extpd(struct kunit *test);
 void em_sc_extoslk(struct kunit *test);
+void em_sc_trbe_off(struct kunit *test);
+void em_sc_trbe_unflushed(struct kunit *test);
 
 #endif /* _ETE_MODEL_TEST_H */

@@ -42,6 +42,7 @@ void em_trbe_reset(struct em_unit *u)
 
 	u->trblimitr = em_unknown(u, em_reg_wmask(p, ETE_TRBLIMITR_EL1, 0)) &
 		       ~EM_TRBLIMITR_E;
+	u->mem_pending = false;
 	u->trbptr = em_unknown(u, GENMASK_ULL(63, 0));
 	u->trbbaser = em_unknown(u, EM_TRBBASER_BASE);
 	u->trbsr = em_unknown(u, em_reg_wmask(p, ETE_TRBSR_EL1, 0));
@@ -134,6 +135,15 @@ void em_trbe_write(struct em_unit *u, u32 reg, u64 val)
 	if (en && reg == ETE_TRBLIMITR_EL1 && !(val & EM_TRBLIMITR_E) &&
 	    u->state != EM_IDLE && !em_unit_prohibited(u))
 		em_violation(u, EM_TRBE_ORDER, reg, val, true);
+	/*
+	 * RRFJQN, RJLRQH: trace still in the unit (no TSB CSYNC since it
+	 * was made), or the TRBE's writes not completed by a DSB (004
+	 * section 4): what is in flight is lost, or not yet in memory when
+	 * the pointer says it is.
+	 */
+	else if (en && reg == ETE_TRBLIMITR_EL1 &&
+		 !(val & EM_TRBLIMITR_E) && (u->fifo_len || u->mem_pending))
+		em_violation(u, EM_TRBE_UNFLUSHED, reg, val, true);
 	val &= wmask;
 	switch (reg) {
 	case ETE_TRBLIMITR_EL1:
@@ -329,6 +339,7 @@ static void em_trbe_put(struct em_unit *u, const u8 *data, unsigned int n)
 		memcpy((void *)(uintptr_t)ptr, data, chunk);
 		u->trbptr = ptr + chunk;
 		u->bytes_out += chunk;
+		u->mem_pending = true;
 		data += chunk;
 		n -= chunk;
 		if (u->trig_seen && !(u->trbsr & EM_TRBSR_TRG)) {

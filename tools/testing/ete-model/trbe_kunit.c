@@ -43,6 +43,8 @@ static void em_trbe_setup(struct kunit *test, unsigned int pages,
 
 	t->buf = vzalloc((pages + 2) * PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, t->buf);
+	/* the TRBE is the only sink */
+	ete_model_set_atb(t->m, t->cpu, false);
 	base = em_base(test);
 	em_wr(test, ETE_TRBBASER_EL1, base);
 	em_wr(test, ETE_TRBPTR_EL1, base);
@@ -272,6 +274,66 @@ static void trbe_disabled_after_prohibit_and_flush(struct kunit *test)
 			100ULL);
 }
 
+/* RRFJQN, 004 section 4: a TSB CSYNC, but no DSB before the disable */
+void em_sc_trbe_unflushed(struct kunit *test)
+{
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_tick(test, 100);
+	em_wr(test, ETE_TRFCR_EL1, 0);
+	em_isb(test);
+	em_sync(test, ETE_SYNC_TSB);
+	em_isb(test);
+	em_wr(test, ETE_TRBLIMITR_EL1, 0);
+}
+
+static void trbe_disabled_without_dsb(struct kunit *test)
+{
+	em_sc_trbe_unflushed(test);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_TRBE_UNFLUSHED), 1U);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 1U);
+}
+
+/*
+ * RJLRQH: trace still in the unit's buffer (it drains a byte per tick
+ * here) when the TRBE is disabled, with no TSB CSYNC to flush it: lost.
+ * With the TSB CSYNC the buffer empties at once (RRFJQN), however slow.
+ */
+static void trbe_disabled_with_trace_in_unit(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	ete_model_set_fault(t->m, t->cpu, EM_FAULT_SLOW_DRAIN);
+	em_tick(test, 100);
+	em_wr(test, ETE_TRFCR_EL1, 0);
+	em_isb(test);
+	em_sync(test, ETE_SYNC_DSB);
+	em_wr(test, ETE_TRBLIMITR_EL1, 0);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_TRBE_UNFLUSHED), 1U);
+}
+
+static void tsb_flushes_slow_unit_at_once(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+	u64 before;
+
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	ete_model_set_fault(t->m, t->cpu, EM_FAULT_SLOW_DRAIN);
+	em_tick(test, 100);
+	before = em_peek(test, ETE_TRBPTR_EL1);
+	em_wr(test, ETE_TRFCR_EL1, 0);
+	em_isb(test);
+	em_sync(test, ETE_SYNC_TSB);
+	em_sync(test, ETE_SYNC_DSB);
+	em_isb(test);
+	KUNIT_EXPECT_GT(test, em_peek(test, ETE_TRBPTR_EL1), before);
+	em_wr(test, ETE_TRBLIMITR_EL1, 0);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+}
+
 /* Prohibit, flush and complete, then read the pointer with no ISB between */
 void em_sc_rvtncs(struct kunit *test)
 {
@@ -344,9 +406,66 @@ static void rlgvcx_trbe_disabled_gets_nothing(struct kunit *test)
 
 	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
 	em_wr(test, ETE_TRBLIMITR_EL1, 0);
+	/* RFJFNS: the bytes go to the trace bus, where a sink takes them */
+	ete_model_set_atb(t->m, t->cpu, true);
 	em_run(test);
 	em_tick(test, 512);
 	KUNIT_EXPECT_NULL(test, memchr_inv(t->buf, 0, 3 * PAGE_SIZE));
+}
+
+/* I.12(2): Running, trace allowed, the TRBE disabled and no other sink */
+void em_sc_trbe_off(struct kunit *test)
+{
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_wr(test, ETE_TRBLIMITR_EL1, 0);
+	em_run(test);
+	em_tick(test, 256);
+}
+
+static void trbe_off_while_trace_allowed(struct kunit *test)
+{
+	em_sc_trbe_off(test);
+	/* once per episode, not per tick */
+	em_tick(test, 256);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_TRBE_OFF), 1U);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 1U);
+}
+
+/*
+ * A driver waiting for room: trace prohibited, then the TRBE disabled,
+ * the unit left enabled; trace allowed again only once the TRBE is.
+ * Allowing it first is flagged at the ISB that makes it take effect.
+ */
+static void trbe_off_while_prohibited(struct kunit *test)
+{
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	em_tick(test, 100);
+	em_wr(test, ETE_TRFCR_EL1, 0);
+	em_isb(test);
+	em_sync(test, ETE_SYNC_TSB);
+	em_sync(test, ETE_SYNC_DSB);
+	em_isb(test);
+	em_wr(test, ETE_TRBLIMITR_EL1, 0);
+	em_tick(test, 256);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+	em_wr(test, ETE_TRBLIMITR_EL1, (em_base(test) + PAGE_SIZE) |
+	      EM_TRBLIMITR_E);
+	em_isb(test);
+	em_wr(test, ETE_TRFCR_EL1, EM_TRFCR_E0TRE | EM_TRFCR_ExTRE);
+	em_isb(test);
+	em_tick(test, 256);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+	/* the wrong order: trace allowed while the TRBE is still off */
+	em_wr(test, ETE_TRFCR_EL1, 0);
+	em_isb(test);
+	em_sync(test, ETE_SYNC_TSB);
+	em_sync(test, ETE_SYNC_DSB);
+	em_isb(test);
+	em_wr(test, ETE_TRBLIMITR_EL1, 0);
+	em_wr(test, ETE_TRFCR_EL1, EM_TRFCR_E0TRE | EM_TRFCR_ExTRE);
+	em_isb(test);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_TRBE_OFF), 1U);
 }
 
 static void replay_emits_bytes_unchanged(struct kunit *test)
@@ -380,10 +499,15 @@ static struct kunit_case em_trbe_cases[] = {
 	KUNIT_CASE(trbe_enable_with_bad_pointers),
 	KUNIT_CASE(trbe_disabled_while_tracing),
 	KUNIT_CASE(trbe_disabled_after_prohibit_and_flush),
+	KUNIT_CASE(trbe_disabled_without_dsb),
+	KUNIT_CASE(trbe_disabled_with_trace_in_unit),
+	KUNIT_CASE(tsb_flushes_slow_unit_at_once),
 	KUNIT_CASE(rvtncs_read_after_flush_needs_isb),
 	KUNIT_CASE(trbe_buffer_abort),
 	KUNIT_CASE(trbe_stopped_discards),
 	KUNIT_CASE(rlgvcx_trbe_disabled_gets_nothing),
+	KUNIT_CASE(trbe_off_while_trace_allowed),
+	KUNIT_CASE(trbe_off_while_prohibited),
 	KUNIT_CASE(replay_emits_bytes_unchanged),
 	{}
 };

@@ -139,6 +139,7 @@ static void em_next_state(struct em_unit *u)
 		u->state = EM_RUNNING;
 		u->starts++;
 		em_gen_start(u);
+		em_unit_check_sink(u);
 		if (!em_enabled(u))
 			em_disable_begin(u);
 		break;
@@ -246,6 +247,16 @@ static void em_set_oslk(struct em_unit *u, bool lock, bool mmio)
 {
 	if (lock == u->oslk)
 		return;
+	/*
+	 * RMDZDN through the OS Lock: with EN set, clearing it enables the
+	 * unit (RVBMLV), which outside Idle and Running is CONSTRAINED
+	 * UNPREDICTABLE.  Logged; the lock clears, and the unit enables
+	 * once it is Idle.
+	 */
+	if (!lock && (u->trc[ETE_TRCPRGCTLR / 4] & EM_PRGCTLR_EN) &&
+	    (u->state == EM_UNSTABLE || u->state == EM_STABLE))
+		em_flag(u, EM_RMDZDN, mmio ? ETE_TRCOSLAR : ETE_OSLAR_EL1, 0,
+			true);
 	/* the lock of a restore after a CPU_OFF is not a save (power.c) */
 	if (lock && !u->pm.relock)
 		u->saves++;
@@ -285,6 +296,28 @@ void em_unit_set_os_lock(struct em_unit *u, bool lock)
 bool em_unit_prohibited(const struct em_unit *u)
 {
 	return u->prohibited || !(u->trfcr_eff & EM_TRFCR_ExTRE);
+}
+
+/**
+ * em_unit_check_sink() - flag trace allowed with nowhere to go (EM_TRBE_OFF)
+ * @u: the unit
+ *
+ * Made where one of its terms can change: the unit reaching Running, a
+ * context synchronization event (TRFCR), each tick, the sink knob.  I.12(2):
+ * the TRBE is enabled before the trace unit; a driver that waits for room
+ * with the TRBE disabled keeps trace prohibited meanwhile.
+ *
+ * Context: the unit's lock held.
+ */
+void em_unit_check_sink(struct em_unit *u)
+{
+	bool off = u->state == EM_RUNNING && !u->prohibited && !u->atb &&
+		   (u->trfcr_eff & (EM_TRFCR_E0TRE | EM_TRFCR_ExTRE)) &&
+		   !(u->trblimitr & EM_TRBLIMITR_E);
+
+	if (off && !u->trbe_off)
+		em_flag(u, EM_TRBE_OFF, ETE_TRBLIMITR_EL1, u->trblimitr, false);
+	u->trbe_off = off;
 }
 
 /* ------------------------------------------------------------------ */
@@ -672,18 +705,24 @@ void em_unit_sync(struct em_unit *u, enum ete_sync what)
 		u->statr_unsync = false;
 		u->tsb_unsync = false;
 		u->trfcr_eff = u->trfcr;
+		em_unit_check_sink(u);
 		break;
 	case ETE_SYNC_TSB:
 		/* RJLRQH: a flush only inside a trace-prohibited region */
 		if (!em_unit_prohibited(u) &&
 		    em_flag(u, EM_RJLRQH, 0, what, false))
 			break;
-		em_fifo_drain(u, EM_FIFO_SIZE);
+		em_fifo_flush(u);
 		em_trbe_flush(u);
 		u->tsb_unsync = true;
 		break;
 	case ETE_SYNC_DSB:
-		/* the model's buffer writes are complete when made */
+		/*
+		 * The TRBE's writes are complete (004 section 4: TSB CSYNC
+		 * with a DSB); the model makes them at once, and only
+		 * tracks whether one was made since (EM_TRBE_UNFLUSHED).
+		 */
+		u->mem_pending = false;
 		break;
 	}
 }
