@@ -6,7 +6,7 @@
  * others through hotplug).  See Documentation/design-power.rst.
  *
  * Save, on the unit's CPU with IRQs off (D.13 of the requirements):
- *   read TRFCR; set the PE OS Lock, ISB (RTMLTF, IHWYYK: the unit is
+ *   set the PE OS Lock, ISB (RTMLTF, IHWYYK: the unit is
  *   disabled; SHSXGZ: a context synchronization event before TRCSTATR);
  *   poll until Stable and Idle (bounded; ITDLZL: the state is safe to read
  *   there, RBPTKT: resources no longer change); ISB again, taken in Idle
@@ -20,9 +20,15 @@
  * Restore: the sink first (the TRBE is enabled before the unit); set the
  *   OS Lock (the kernel clears it when a CPU comes online: debug-monitors'
  *   clear_os_lock()); wait for Idle (a powered-up unit is reset and Idle,
- *   RPTZDH); write the claim tag, every saved register, EN = 1 and TRFCR,
- *   ISB; clear the OS Lock, ISB: the unit is enabled again (RVBMLV) and
- *   starts with a new trace stream (A-Sync, Trace Info: RRDPSW).
+ *   RPTZDH); write the claim tag, every saved register, EN = 1 and the
+ *   session's TRFCR as the sink wants it (ete_sink_trfcr(): prohibited
+ *   while a TRBE waits for room, I.12(2)), ISB; clear the OS Lock, ISB:
+ *   the unit is enabled again (RVBMLV) and starts with a new trace stream
+ *   (A-Sync, Trace Info: RRDPSW).
+ *
+ * A save that times out leaves the unit disabled, never enabled again
+ * outside Idle or Running (RMDZDN); an OS Lock another agent holds is
+ * neither set nor cleared (ete_pm_save_local()).
  *
  * Units reached through the external (MMIO) view are disabled with
  * TRCPRGCTLR.EN instead: with the OS Lock locked, external accesses to
@@ -99,8 +105,14 @@ static void ete_pm_enable(struct ete_unit *u)
  * @u: the unit
  *
  * Does nothing (no register access) unless a session runs on @u and it
- * is not saved yet.  On timeout the unit is enabled again and keeps
- * running: the power-down must not happen.
+ * is not saved yet.  An OS Lock another agent locked is left to it: the
+ * unit is disabled already (RVBMLV), and the restore leaves it locked.
+ *
+ * On timeout the power-down must not happen, and the unit is left
+ * disabled: EN or the OS Lock may change only in Idle or Running (RMDZDN;
+ * clearing the OS Lock with EN set enables the unit, RVBMLV), and it is
+ * in neither.  The session's error work then stops this CPU; the OS Lock
+ * the save set is cleared once the unit is Idle (&ete_unit.oslk_held).
  *
  * Context: on @u->cpu with IRQs disabled; does not sleep.
  * Return: 0, or -ETIMEDOUT if the unit did not become Stable and Idle.
@@ -113,13 +125,14 @@ int ete_pm_save_local(struct ete_unit *u)
 
 	if (!u->enabled || s->saved)
 		return 0;
-	if (u->has_trf)
-		s->trfcr = ete_read(&u->pe, ETE_TRFCR_EL1);
-	ete_pm_disable(u);
+	s->foreign_lock = u->acc.local && ete_unit_os_locked(u);
+	if (!s->foreign_lock)
+		ete_pm_disable(u);
 	ret = ete_unit_poll_statr(u, TRCSTATR_IDLE | TRCSTATR_PMSTABLE,
 				  TRCSTATR_IDLE | TRCSTATR_PMSTABLE);
 	if (ret) {
-		ete_pm_enable(u);
+		u->oslk_held = u->acc.local && !s->foreign_lock;
+		ete_session_cpu_error(u->cpu, ret);
 		return ret;
 	}
 	/*
@@ -182,9 +195,13 @@ int ete_pm_restore_local(struct ete_unit *u)
 	ete_unit_sticky_pd(u);
 	ete_sync(&u->acc, ETE_SYNC_ISB);
 	if (u->has_trf) {
-		ete_write(&u->pe, ETE_TRFCR_EL1, s->trfcr);
+		ete_write(&u->pe, ETE_TRFCR_EL1,
+			  ete_sink_trfcr(u, u->img.trfcr));
 		ete_sync(&u->pe, ETE_SYNC_ISB);
 	}
+	/* Its owner's to clear: the unit runs once it does (RVBMLV) */
+	if (s->foreign_lock)
+		return 0;
 	ete_pm_enable(u);
 	ret = ete_unit_poll_statr(u, TRCSTATR_IDLE, 0);
 	if (!ret)
@@ -257,8 +274,9 @@ static void ete_pm_restore_one(void *data)
 
 /*
  * The save timed out and the CPU goes anyway: disable the unit as far as
- * it goes and stop the sink, so that nothing of the session (the sink's
- * armed buffer, its timers pinned to this CPU) outlives the CPU.
+ * it goes (the OS Lock the save set stays while it is not Idle) and stop
+ * the sink, so that nothing of the session (the sink's armed buffer, its
+ * timers pinned to this CPU) outlives the CPU.
  */
 static void ete_pm_abandon_one(void *data)
 {
@@ -272,17 +290,17 @@ static void ete_pm_abandon_one(void *data)
 static int ete_pm_cpu_offline(unsigned int cpu)
 {
 	struct ete_pm_op op = { .u = ete_unit_of(cpu) };
-	int ret;
 
 	if (!op.u || !op.u->enabled)
 		return 0;
 	smp_call_function_single(cpu, ete_pm_save_one, &op, 1);
 	if (!op.ret)
 		return 0;
-	/* The CPU goes anyway; the session's work takes it out */
-	ret = op.ret;
+	/*
+	 * The CPU goes anyway; the save reported the error, and the
+	 * session's work takes the CPU out of the session.
+	 */
 	smp_call_function_single(cpu, ete_pm_abandon_one, &op, 1);
-	ete_session_cpu_error(cpu, ret);
 	return 0;
 }
 
@@ -290,7 +308,11 @@ static int ete_pm_cpu_online(unsigned int cpu)
 {
 	struct ete_pm_op op = { .u = ete_unit_of(cpu) };
 
-	if (!op.u || !op.u->pm.saved)
+	if (!op.u)
+		return 0;
+	/* the kernel cleared the OS Lock (clear_os_lock()), the unit is reset */
+	op.u->oslk_held = false;
+	if (!op.u->pm.saved)
 		return 0;
 	smp_call_function_single(cpu, ete_pm_restore_one, &op, 1);
 	return 0;

@@ -117,7 +117,8 @@ static void ete_start_one(void *data)
 		op->msg = "the trace sink failed to start";
 		return;
 	}
-	op->ret = ete_unit_enable_local(u, &op->msg);
+	op->ret = ete_unit_enable_local(u, ete_sink_trfcr(u, u->img.trfcr),
+					&op->msg);
 	if (op->ret)
 		u->sink->stop_local(u->sink_priv, u->cpu);
 }

@@ -39,6 +39,24 @@ struct ete_sink *ete_sink_find(int cpu, const struct ete_sink_ops *only)
 	return NULL;
 }
 
+/**
+ * ete_sink_trfcr() - the TRFCR value to write for a unit's session now
+ * @u: the unit, with a session and its sink
+ * @trfcr: the session's value (@u->img.trfcr)
+ *
+ * The sink's &ete_sink_ops.trfcr_local decides: trace stays prohibited
+ * while the sink does not collect (I.12(2)).
+ *
+ * Context: on @u->cpu with IRQs disabled; does not sleep.
+ * Return: the value to write.
+ */
+u64 ete_sink_trfcr(struct ete_unit *u, u64 trfcr)
+{
+	if (u->sink->trfcr_local)
+		return u->sink->trfcr_local(u->sink_priv, u->cpu, trfcr);
+	return trfcr;
+}
+
 int ete_sink_register(const struct ete_sink_ops *ops, void *priv)
 {
 	struct ete_sink *s;

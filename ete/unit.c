@@ -126,14 +126,41 @@ static void ete_unit_release_local(struct ete_unit *u)
 	ete_write(&u->acc, ETE_TRCCLAIMCLR, ETE_CLAIM_SELF);
 }
 
-/*
- * Another agent holds the PE OS Lock (the unit is disabled, RVBMLV), and
- * with it locked the external view's trace registers may answer with
- * errors (D.11, RYSHRS): look before any other access.
+/**
+ * ete_unit_os_locked() - whether the PE OS Lock is locked
+ * @u: the unit
+ *
+ * Locked by another agent, the unit is disabled (RVBMLV), and the
+ * external view's trace registers may answer with errors (D.11,
+ * RYSHRS): look before any other access.
+ *
+ * Context: on @u->cpu, preemption disabled.
+ * Return: OSLSR_EL1.OSLK.
  */
-static bool ete_unit_os_locked(struct ete_unit *u)
+bool ete_unit_os_locked(struct ete_unit *u)
 {
 	return ete_read(&u->pe, ETE_OSLSR_EL1) & OSLSR_EL1_OSLK;
+}
+
+/*
+ * Clear the OS Lock a timed-out CPU PM save kept (@u->oslk_held), once
+ * the unit is Idle: clearing it earlier with EN set would enable the
+ * unit outside Idle and Running (RMDZDN through RVBMLV).  EN goes to 0
+ * first, in Idle, so the unit stays disabled.  Never a lock another
+ * agent set: @u->oslk_held is the driver's own.
+ * Returns false if the unit is still not Idle (the lock stays).
+ */
+static bool ete_unit_os_lock_release(struct ete_unit *u)
+{
+	if (!u->oslk_held)
+		return true;
+	if (!ete_unit_is_idle(u))
+		return false;
+	ete_write(&u->acc, ETE_TRCPRGCTLR, 0);
+	ete_write(&u->pe, ETE_OSLAR_EL1, 0);
+	ete_sync(&u->pe, ETE_SYNC_ISB);
+	u->oslk_held = false;
+	return true;
 }
 
 static int ete_unit_claim_local(struct ete_unit *u, const char **msg)
@@ -160,6 +187,8 @@ static int ete_unit_claim_local(struct ete_unit *u, const char **msg)
 /**
  * ete_unit_enable_local() - program the image and enable the trace unit
  * @u: the unit; @u->img holds the image
+ * @trfcr: the TRFCR value to write: @u->img.trfcr, or that value with
+ *	trace prohibited while the sink does not collect (ete_sink_trfcr())
  * @msg: set to a description of the failure
  *
  * Checks Idle, claims the unit, writes every register of the image, then
@@ -172,11 +201,15 @@ static int ete_unit_claim_local(struct ete_unit *u, const char **msg)
  *   (then EN stays set, trace prohibited: see ete_unit_settle_local())
  * * -EBUSY if the OS Lock is locked or an external debugger claimed it
  */
-int ete_unit_enable_local(struct ete_unit *u, const char **msg)
+int ete_unit_enable_local(struct ete_unit *u, u64 trfcr, const char **msg)
 {
 	unsigned int i;
 	int ret;
 
+	if (!ete_unit_os_lock_release(u)) {
+		*msg = "OS Lock kept: trace unit not Idle since a save timed out";
+		return -ETIMEDOUT;
+	}
 	if (ete_unit_os_locked(u)) {
 		*msg = "the OS Lock is locked";
 		return -EBUSY;
@@ -204,7 +237,7 @@ int ete_unit_enable_local(struct ete_unit *u, const char **msg)
 		ete_write(&u->acc, u->img.regs[i].reg, u->img.regs[i].val);
 	ete_sync(&u->acc, ETE_SYNC_ISB);
 	if (u->has_trf) {
-		ete_write(&u->pe, ETE_TRFCR_EL1, u->img.trfcr);
+		ete_write(&u->pe, ETE_TRFCR_EL1, trfcr);
 		ete_sync(&u->pe, ETE_SYNC_ISB);
 	}
 
@@ -263,9 +296,16 @@ int ete_unit_disable_local(struct ete_unit *u, const char **msg)
 
 	ete_access_unlock(&u->acc);
 	u->lost_power = ete_unit_sticky_pd(u);
-	ret = ete_unit_stop_hw(u);
-	if (ret)
-		*msg = "trace unit did not reach Stable and Idle after disable";
+	if (u->oslk_held) {
+		/* disabled by the OS Lock already: EN may not change yet */
+		ret = ete_unit_os_lock_release(u) ? 0 : -ETIMEDOUT;
+		if (ret)
+			*msg = "OS Lock kept: trace unit not Idle since a save timed out";
+	} else {
+		ret = ete_unit_stop_hw(u);
+		if (ret)
+			*msg = "trace unit did not reach Stable and Idle after disable";
+	}
 	ete_unit_release_local(u);
 	u->enabled = false;
 	return ret;

@@ -166,6 +166,9 @@ struct trbe_counters {
  * @ctr: the counters user space sees in the header page
  * @win: the window the TRBE is armed with (fill mode)
  * @armed: the TRBE is enabled
+ * @trfcr_held: trace is kept prohibited on this PE while the TRBE does not
+ *	collect in a session (I.12(2)); @trfcr is written back when it does
+ * @trfcr: the session's TRFCR value, while @trfcr_held
  * @trg_fresh: the next arm loads TRBTRG (the first of a session)
  * @trg_hit: the trigger event happened in this session
  * @gap_pending: the next arm records a gap of this reason (0: none)
@@ -220,6 +223,8 @@ struct trbe_cpu {
 	struct trbe_counters ctr;
 	struct trbe_window win;
 	bool armed;
+	bool trfcr_held;
+	u64 trfcr;
 	bool trg_fresh;
 	bool trg_hit;
 	u32 gap_pending;
@@ -312,6 +317,8 @@ void trbe_reset_local(struct trbe_cpu *tc);
 void trbe_flush_init(struct trbe_cpu *tc);
 void trbe_flush_start(struct trbe_cpu *tc);
 u64 trbe_prohibit_local(const struct ete_access *acc);
+void trbe_trace_release_local(struct trbe_cpu *tc);
+u64 trbe_trace_gate_local(struct trbe_cpu *tc, u64 trfcr);
 void trbe_drain_local(struct trbe_cpu *tc);
 void trbe_disable_local(struct trbe_cpu *tc);
 u64 trbe_ptr_pos(struct trbe_cpu *tc, bool wrapped);

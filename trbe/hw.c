@@ -42,6 +42,61 @@ static void trbe_restore_local(const struct ete_access *acc, u64 trfcr)
 }
 
 /*
+ * End of a prohibited region taken while the TRBE was armed in a session
+ * (a flush, a snapshot, the interrupt): trace is allowed again only if
+ * the TRBE collects.  If it ends disabled (waiting for room, stopped by a
+ * trigger, a fault) trace stays prohibited, with the trace unit enabled,
+ * until it is armed again (trbe_trace_release_local()) or the session
+ * stops: trace allowed with the TRBE disabled would go to the trace bus,
+ * where no sink may be listening and the PE may hang (I.12(2)).
+ */
+static void trbe_allow_local(struct trbe_cpu *tc, u64 trfcr)
+{
+	if (tc->armed) {
+		trbe_restore_local(&tc->acc, trfcr);
+		return;
+	}
+	tc->trfcr = trfcr;
+	tc->trfcr_held = true;
+}
+
+/**
+ * trbe_trace_release_local() - allow trace again once the TRBE collects
+ * @tc: the CPU
+ *
+ * After the TRBE was armed again outside a prohibited region (the re-arm
+ * work): writes the session's TRFCR back if trbe_allow_local() or
+ * trbe_trace_gate_local() held it.
+ *
+ * Context: on tc->cpu, IRQs disabled, tc->slock held.
+ */
+void trbe_trace_release_local(struct trbe_cpu *tc)
+{
+	if (!tc->trfcr_held || !tc->armed)
+		return;
+	tc->trfcr_held = false;
+	trbe_restore_local(&tc->acc, tc->trfcr);
+}
+
+/**
+ * trbe_trace_gate_local() - the TRFCR value ete.ko may write now
+ * @tc: the CPU
+ * @trfcr: the session's value
+ *
+ * &struct ete_sink_ops.trfcr_local: @trfcr if the TRBE is armed, else
+ * @trfcr with trace prohibited, kept for trbe_trace_release_local().
+ *
+ * Context: on tc->cpu, IRQs disabled, tc->slock held.
+ * Return: the value to write.
+ */
+u64 trbe_trace_gate_local(struct trbe_cpu *tc, u64 trfcr)
+{
+	tc->trfcr = trfcr;
+	tc->trfcr_held = !tc->armed;
+	return tc->armed ? trfcr : trbe_trfcr_value(trfcr, false);
+}
+
+/*
  * Flush the trace unit into the TRBE (RJLRQH: trace prohibited, after the
  * ISB of trbe_prohibit_local()) and complete its writes to memory (DSB,
  * Arm ARM D6.7).  The ISB last: the flush also updates TRBPTR_EL1
@@ -328,7 +383,7 @@ static void trbe_flush_local(struct trbe_cpu *tc)
 			trbe_arm_local(tc);
 		}
 	}
-	trbe_restore_local(&tc->acc, trfcr);
+	trbe_allow_local(tc, trfcr);
 }
 
 static enum hrtimer_restart trbe_flush_fn(struct hrtimer *t)
@@ -428,6 +483,8 @@ void trbe_disarm_local(struct trbe_cpu *tc)
 
 	/* Pinned here and IRQs are off: the callback is not running */
 	hrtimer_try_to_cancel(&tc->flush);
+	/* The trace unit restored the TRFCR it found (ete.ko's stop) */
+	tc->trfcr_held = false;
 	if (!tc->armed)
 		return;
 	trfcr = trbe_prohibit_local(&tc->acc);
@@ -468,7 +525,7 @@ void trbe_snapshot_local(struct trbe_cpu *tc)
 			trbe_publish_lap(tc, head, sr & TRBE_SR_WRAP);
 		trbe_resume_local(tc, head);
 	}
-	trbe_restore_local(&tc->acc, trfcr);
+	trbe_allow_local(tc, trfcr);
 }
 
 static void trbe_report_fault(struct trbe_cpu *tc, u64 sr,
@@ -565,7 +622,7 @@ irqreturn_t trbe_irq_handler(int irq, void *dev)
 	trbe_handle_local(tc, sr, &st, true);
 	if (!tc->armed)
 		ete_write(&tc->acc, ETE_TRBSR_EL1, trbe_status_clear(sr));
-	trbe_restore_local(&tc->acc, trfcr);
+	trbe_allow_local(tc, trfcr);
 	raw_spin_unlock(&tc->slock);
 	return IRQ_HANDLED;
 }

@@ -10,7 +10,9 @@
  * memory; read TRBSR and TRBPTR; publish what was written, so that the
  * buffer of an offline CPU is readable through /dev/trbe<N>; disable the
  * TRBE; keep its registers.  Trace stays prohibited: the trace unit's
- * restore writes the session's TRFCR back.  A pending event (TRBSR.IRQ or
+ * restore writes the session's TRFCR back, through the sink's
+ * trfcr_local (trbe_trace_gate_local()), which keeps it prohibited if the
+ * TRBE did not come back armed (waiting for room, stopped).  A pending event (TRBSR.IRQ or
  * S) is saved as it is and left to the interrupt handler after the
  * restore, which finds the same registers.
  *
@@ -146,6 +148,7 @@ void trbe_pm_forget(void *priv, int cpu)
 	raw_spin_lock_irqsave(&tc->slock, flags);
 	tc->pm.saved = false;
 	tc->in_session = false;
+	tc->trfcr_held = false;
 	if (tc->buf && (tc->state == ETE_TRBE_STATE_RUNNING ||
 			tc->state == ETE_TRBE_STATE_WAITING))
 		trbe_stream_set_state(tc, ETE_TRBE_STATE_IDLE);

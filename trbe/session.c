@@ -171,6 +171,18 @@ static int trbe_sink_start_local_with(void *priv, int cpu,
 	return trbe_sink_start(priv, cpu, s);
 }
 
+static u64 trbe_sink_trfcr_local(void *priv, int cpu, u64 trfcr)
+{
+	struct trbe_cpu *tc = trbe_sink_cpu(priv, cpu);
+
+	if (!tc)
+		return trfcr;
+	raw_spin_lock(&tc->slock);
+	trfcr = trbe_trace_gate_local(tc, trfcr);
+	raw_spin_unlock(&tc->slock);
+	return trfcr;
+}
+
 static void trbe_sink_stop_local(void *priv, int cpu)
 {
 	struct trbe_cpu *tc = trbe_sink_cpu(priv, cpu);
@@ -179,6 +191,7 @@ static void trbe_sink_stop_local(void *priv, int cpu)
 		return;
 	raw_spin_lock(&tc->slock);
 	tc->in_session = false;
+	tc->trfcr_held = false;
 	if (tc->buf) {
 		trbe_disarm_local(tc);
 		if (tc->state == ETE_TRBE_STATE_RUNNING ||
@@ -200,6 +213,7 @@ static const struct ete_sink_ops trbe_sink_ops = {
 	.forget = trbe_pm_forget,
 	.check = trbe_sink_check,
 	.start_local_with = trbe_sink_start_local_with,
+	.trfcr_local = trbe_sink_trfcr_local,
 };
 
 /**
@@ -314,8 +328,11 @@ static void trbe_rearm_one(void *info)
 
 	raw_spin_lock(&tc->slock);
 	if (tc->buf && !tc->closing && tc->state == ETE_TRBE_STATE_WAITING &&
-	    !tc->armed && trbe_arm_local(tc))
+	    !tc->armed && trbe_arm_local(tc)) {
 		trbe_stream_set_state(tc, ETE_TRBE_STATE_RUNNING);
+		/* the TRBE first, then trace (I.12(2)) */
+		trbe_trace_release_local(tc);
+	}
 	raw_spin_unlock(&tc->slock);
 }
 

@@ -93,8 +93,10 @@ const struct ete_mmio_io_ops *ete_access_mmio_lookup(phys_addr_t base,
  * @val: the value of each register of the session's image, in image order
  *	(programming and dynamic state: counters, sequencer, single-shot
  *	status, TRCRSR)
- * @trfcr: TRFCR during the session
  * @claim: the claim tags (TRCCLAIMCLR)
+ * @foreign_lock: the PE OS Lock was locked by another agent when the save
+ *	came (the unit was disabled by it, RVBMLV): the restore leaves it
+ *	locked
  * @saves: number of saves, for debugfs
  * @restores: number of restores, for debugfs
  *
@@ -104,8 +106,8 @@ const struct ete_mmio_io_ops *ete_access_mmio_lookup(phys_addr_t base,
 struct ete_pm_state {
 	bool saved;
 	u64 val[ETE_IMAGE_MAX];
-	u64 trfcr;
 	u64 claim;
+	bool foreign_lock;
 	unsigned long saves;
 	unsigned long restores;
 };
@@ -131,6 +133,10 @@ struct ete_pm_state {
  * @lost_power: the core of a unit reached through the external view lost
  *	power during the session without a save (TRCPDSR.STICKYPD at the
  *	stop): the session's trace ends there
+ * @oslk_held: a CPU PM save that timed out left the PE OS Lock locked,
+ *	the unit not Idle: cleared by the driver only once the unit is Idle
+ *	(RMDZDN through RVBMLV), at the stop or the next enable; a CPU
+ *	coming online clears it (the kernel's clear_os_lock())
  * @gone: the unit is being removed; no new session may use it
  * @saved_trfcr: TRFCR before the session, restored after
  * @err: the last error (negative errno) or 0; under ete_mutex
@@ -164,6 +170,7 @@ struct ete_unit {
 	void *sink_priv;
 	bool enabled;
 	bool lost_power;
+	bool oslk_held;
 	bool gone;
 	u64 saved_trfcr;
 	int err;
@@ -180,9 +187,10 @@ struct ete_unit {
 /* Serializes configuration, sessions, sinks and unit (un)registration */
 extern struct mutex ete_mutex;
 
-int ete_unit_enable_local(struct ete_unit *u, const char **msg);
+int ete_unit_enable_local(struct ete_unit *u, u64 trfcr, const char **msg);
 int ete_unit_disable_local(struct ete_unit *u, const char **msg);
 bool ete_unit_sticky_pd(struct ete_unit *u);
+bool ete_unit_os_locked(struct ete_unit *u);
 int ete_unit_read(struct ete_unit *u, u32 reg, u64 *val);
 int ete_unit_poll_statr(struct ete_unit *u, u32 mask, u32 want);
 void ete_unit_set_error(struct ete_unit *u, int err, const char *msg);
@@ -235,6 +243,7 @@ struct ete_sink {
 };
 
 struct ete_sink *ete_sink_find(int cpu, const struct ete_sink_ops *only);
+u64 ete_sink_trfcr(struct ete_unit *u, u64 trfcr);
 void ete_session_unregister_unit(struct ete_unit *u);
 const char *ete_session_owner(const struct ete_unit *u);
 int ete_session_sysfs_enable(struct ete_unit *u, bool on);

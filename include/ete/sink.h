@@ -95,6 +95,16 @@ static inline bool ete_sink_settings_empty(const struct ete_sink_settings *s)
  *	A sink without @check refuses any non-empty settings.
  * @start_local_with: optional: start_local() with settings @s (already
  *	checked) that hold until stop_local().  Same context as start_local().
+ * @trfcr_local: optional: the session's TRFCR value @trfcr is about to be
+ *	written on @cpu (the trace unit's enable, or its restore after a
+ *	power-down, each after the sink's own start or restore); return the
+ *	value to write.  A sink that collects returns @trfcr.  One that does
+ *	not (a TRBE waiting for room, stopped by a trigger or a fault)
+ *	returns it with trace prohibited, keeps @trfcr and writes it itself
+ *	once it collects again: trace allowed with no sink enabled goes to
+ *	the trace bus, which with no sink there may hang the PE (I.12(2), 004
+ *	section 5.1).  Without it @trfcr is written.  Same context as
+ *	start_local().
  *
  * Every callback receives the @priv given to ete_sink_register().
  */
@@ -111,6 +121,7 @@ struct ete_sink_ops {
 		     const char **field);
 	int (*start_local_with)(void *priv, int cpu,
 				const struct ete_sink_settings *s);
+	u64 (*trfcr_local)(void *priv, int cpu, u64 trfcr);
 };
 
 /**

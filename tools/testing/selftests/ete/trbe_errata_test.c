@@ -129,9 +129,10 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 	ASSERT_NE(NULL, copy);
 	model_configure(ERRATA_CPU, "65536", "fill", "ignore", "0", "stop");
 	/*
-	 * A MiB to replay: what the model makes while the TRBE waits for
-	 * the reader is discarded, so under a loaded host two fills need
-	 * far more than two buffers' worth.
+	 * A MiB to replay: what the model makes between a fill and its
+	 * interrupt is discarded (while the TRBE then waits for the reader
+	 * trace is prohibited), so two fills may need more than two
+	 * buffers' worth.
 	 */
 	ASSERT_EQ(0, model_replay(ERRATA_CPU, seq, MB));
 	ASSERT_EQ(0, open_start(&self->t));
@@ -165,7 +166,8 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 	for (i = 0; i < ngaps; i++)
 		erratum += self->t.hdr->gaps[i].reason == ETE_TRBE_GAP_ERRATUM;
 	EXPECT_EQ((__u64)0, c.bad);
-	EXPECT_EQ(ngaps - erratum, c.jumps);
+	/* a jump only at a gap; none where nothing was made meanwhile */
+	EXPECT_GE(ngaps - erratum, c.jumps);
 	EXPECT_EQ(MB, c.next);
 	/* each segment between gaps on its own: in order, nothing foreign */
 	for (i = 0; i <= ngaps; i++) {

@@ -93,6 +93,7 @@ TEST_F_TIMEOUT(model, fill_exact_to_limit, 120)
 	unsigned char *seq = seq_bytes(0, 256 * KB);
 	struct checker c = { 0 };
 	struct ete_trbe_status st;
+	long long made;
 
 	if (!model_present(self->cpu))
 		SKIP(return, "no ETE/TRBE model loaded");
@@ -100,6 +101,15 @@ TEST_F_TIMEOUT(model, fill_exact_to_limit, 120)
 	ASSERT_EQ(0, model_replay(self->cpu, seq, 256 * KB));
 	ASSERT_EQ(0, open_started(_metadata, self));
 	ASSERT_EQ(0, tbuf_wait_state(&self->t, ETE_TRBE_STATE_WAITING, 20));
+	/*
+	 * Waiting, the TRBE disabled: trace is prohibited meanwhile
+	 * (I.12(2)), so the unit makes nothing that could go elsewhere.
+	 */
+	made = model_stat(self->cpu, "bytes_out") +
+	       model_stat(self->cpu, "bytes_dropped");
+	usleep(50000);
+	EXPECT_EQ(made, model_stat(self->cpu, "bytes_out") +
+		  model_stat(self->cpu, "bytes_dropped"));
 	EXPECT_EQ((__u64)65536, tbuf_head(&self->t));
 	tbuf_drain(&self->t, &c);
 	EXPECT_EQ((__u64)0, c.jumps);
@@ -108,8 +118,6 @@ TEST_F_TIMEOUT(model, fill_exact_to_limit, 120)
 	EXPECT_EQ((__u64)0, self->t.hdr->lost_bytes);
 	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STATUS, &st));
 	EXPECT_EQ((__u64)ETE_TRBE_STATE_WAITING, st.state);
-	/* the model discarded what came while the TRBE was stopped */
-	EXPECT_LT(0, model_stat(self->cpu, "bytes_dropped"));
 	EXPECT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
 	EXPECT_EQ((__u64)ETE_TRBE_STATE_IDLE, tbuf_state(&self->t));
 	free(seq);
@@ -179,7 +187,10 @@ TEST_F_TIMEOUT(model, circular_keeps_newest, 120)
 
 /*
  * Check a copied stream [from, to) cut at the header's gaps: each segment
- * is byte-exact sequence, and the sequence jumps at every gap.
+ * is byte-exact sequence, and the sequence never goes back at a gap.  It
+ * need not jump there: while the TRBE waits for the reader trace is
+ * prohibited, and the model's replay waits too; only bytes the unit made
+ * between the fill and the interrupt are lost.
  */
 static void check_segments(struct __test_metadata *_metadata, struct tbuf *t,
 			   const unsigned char *copy, __u64 from,
@@ -203,8 +214,8 @@ static void check_segments(struct __test_metadata *_metadata, struct tbuf *t,
 		EXPECT_EQ((__u64)0, c.bad);
 		if (i) {
 			/* c.next - c.bytes: where this segment starts */
-			EXPECT_LT(end_idx, c.next - c.bytes)
-				TH_LOG("no jump at gap %llu",
+			EXPECT_LE(end_idx, c.next - c.bytes)
+				TH_LOG("sequence goes back at gap %llu",
 				       (unsigned long long)i - 1);
 			*jumped += c.next - c.bytes - end_idx;
 		}
@@ -264,9 +275,8 @@ TEST_F_TIMEOUT(model, paused_reader_gaps, 120)
 	/* continuity breaks exactly at the gaps, and nowhere else */
 	check_segments(_metadata, &self->t, copy, 0, tbuf_head(&self->t),
 		       &jumped);
-	EXPECT_EQ(self->t.hdr->gap_count, c.jumps);
+	EXPECT_GE(self->t.hdr->gap_count, c.jumps);
 	/* what the sequence skipped, the model discarded (with IGNORE pads) */
-	EXPECT_LT((__u64)0, jumped);
 	EXPECT_LE(jumped, dropped);
 	free(copy);
 	free(seq);
