@@ -11,10 +11,11 @@
  *   poll until Stable and Idle (bounded; ITDLZL: the state is safe to read
  *   there, RBPTKT: resources no longer change); ISB again, taken in Idle
  *   (RWZQWC: only then do direct reads see what the unit itself wrote;
- *   the poll's last ISB may have been taken while Unstable); read every
- *   register of the session's image, which holds the dynamic state too
- *   (TRCCNTVR<n>, TRCSEQSTR, TRCSSCSR<n>, TRCVICTLR.SSSTATUS, TRCRSR:
- *   INXCSB, IHZLDV) and the claim tags; then the sink saves itself
+ *   the poll's last ISB may have been taken while Unstable); read the
+ *   registers the unit changes while it traces (ete_pm_dynamic():
+ *   TRCCNTVR<n>, TRCSEQSTR, TRCSSCSR<n>, TRCVICTLR.SSSTATUS, TRCRSR:
+ *   INXCSB, IHZLDV; the rest of the session's image is what the driver
+ *   wrote) and the claim tags; then the sink saves itself
  *   (drain, TRBPTR, disable: the TRBE goes down after the unit, 004
  *   section 5.1).
  * Restore: the sink first (the TRBE is enabled before the unit); set the
@@ -77,6 +78,30 @@ u64 ete_pm_restore_value(u32 reg, u64 val)
 	return val;
 }
 EXPORT_SYMBOL_IF_KUNIT(ete_pm_restore_value);
+
+/**
+ * ete_pm_dynamic() - whether the unit changes a register while it traces
+ * @reg: register id
+ *
+ * What a save must read back: the counters (TRCCNTVR<n>), the sequencer
+ * state (TRCSEQSTR), the single-shot status (TRCSSCSR<n>), the ViewInst
+ * start/stop status (TRCVICTLR.SSSTATUS) and TRCRSR (INXCSB, IHZLDV).
+ * Every other register of the session's image holds what the driver
+ * wrote at the start, which the restore writes again from the image.
+ *
+ * Context: any context; pure.
+ * Return: true if @reg is read at a save.
+ */
+bool ete_pm_dynamic(u32 reg)
+{
+	return reg == ETE_TRCSEQSTR || reg == ETE_TRCRSR ||
+	       reg == ETE_TRCVICTLR ||
+	       (reg >= ETE_TRCCNTVR_N(0) &&
+		reg <= ETE_TRCCNTVR_N(ETE_MAX_CNTR - 1)) ||
+	       (reg >= ETE_TRCSSCSR_N(0) &&
+		reg <= ETE_TRCSSCSR_N(ETE_MAX_SS - 1));
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_pm_dynamic);
 
 /* Disable the unit for a save: the OS Lock, or EN for an external view */
 static void ete_pm_disable(struct ete_unit *u)
@@ -142,8 +167,12 @@ int ete_pm_save_local(struct ete_unit *u)
 	 * last ISB came before the read that saw Idle, maybe while Unstable.
 	 */
 	ete_sync(&u->acc, ETE_SYNC_ISB);
-	for (i = 0; i < u->img.nr; i++)
-		s->val[i] = ete_read(&u->acc, u->img.regs[i].reg);
+	for (i = 0; i < u->img.nr; i++) {
+		u32 reg = u->img.regs[i].reg;
+
+		s->val[i] = ete_pm_dynamic(reg) ? ete_read(&u->acc, reg) :
+						  u->img.regs[i].val;
+	}
 	s->claim = ete_read(&u->acc, ETE_TRCCLAIMCLR);
 	if (u->sink->save_local)
 		u->sink->save_local(u->sink_priv, u->cpu);

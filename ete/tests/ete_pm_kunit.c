@@ -98,8 +98,31 @@ static void restore_value(struct kunit *test)
 			c->written);
 }
 
+/* What a save reads back: only what the unit changes while it traces */
+static void dynamic_registers(struct kunit *test)
+{
+	static const u32 dynamic[] = {
+		ETE_TRCSEQSTR, ETE_TRCRSR, ETE_TRCVICTLR, ETE_TRCCNTVR_N(0),
+		ETE_TRCCNTVR_N(3), ETE_TRCSSCSR_N(0), ETE_TRCSSCSR_N(7),
+	};
+	static const u32 programmed[] = {
+		ETE_TRCCONFIGR, ETE_TRCTRACEIDR, ETE_TRCCNTRLDVR_N(0),
+		ETE_TRCCNTCTLR_N(3), ETE_TRCSSCCR_N(0), ETE_TRCSSPCICR_N(0),
+		ETE_TRCVIIECTLR, ETE_TRCACVR_N(0), ETE_TRCPRGCTLR,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(dynamic); i++)
+		KUNIT_EXPECT_TRUE_MSG(test, ete_pm_dynamic(dynamic[i]),
+				      "reg 0x%x", dynamic[i]);
+	for (i = 0; i < ARRAY_SIZE(programmed); i++)
+		KUNIT_EXPECT_FALSE_MSG(test, ete_pm_dynamic(programmed[i]),
+				       "reg 0x%x", programmed[i]);
+}
+
 static struct kunit_case ete_pm_value_cases[] = {
 	KUNIT_CASE_PARAM(restore_value, pm_value_gen_params),
+	KUNIT_CASE(dynamic_registers),
 	{}
 };
 

@@ -255,6 +255,7 @@ void ete_session_handle_error(struct ete_unit *u, int err,
  */
 
 u64 ete_pm_restore_value(u32 reg, u64 val);
+bool ete_pm_dynamic(u32 reg);
 int ete_pm_save_local(struct ete_unit *u);
 int ete_pm_restore_local(struct ete_unit *u);
 int ete_pm_init(void);
