@@ -48,9 +48,12 @@ static atomic_t pm_test_events = ATOMIC_INIT(0);
 static int pm_test_call(unsigned long cmd)
 {
 	struct notifier_block *nb = &ete_pm_cpu_pm_nb;
+	int ret;
 
 	ete_model_cpu_pm(cmd);
-	return nb->notifier_call(nb, cmd, NULL);
+	ret = nb->notifier_call(nb, cmd, NULL);
+	ete_model_cpu_pm_done(cmd);
+	return ret;
 }
 
 /* On the target CPU (work_on_cpu()), as cpu_pm_enter()/exit() run */

@@ -382,6 +382,13 @@ static int em_stats_show(struct seq_file *s, void *v)
 	seq_printf(s, "powerdowns %lu\nirqs %lu\nbytes_out %lu\nbytes_dropped %lu\n",
 		   READ_ONCE(u->powerdowns), READ_ONCE(u->irqs),
 		   READ_ONCE(u->bytes_out), READ_ONCE(u->bytes_dropped));
+	seq_printf(s, "status_reads %lu\n", READ_ONCE(u->status_reads));
+	/* the last CPU PM save and restore ete_pm_test.ko drove */
+	seq_printf(s, "last_save %lu\nlast_save_polls %lu\n",
+		   READ_ONCE(u->last_save[0]), READ_ONCE(u->last_save[1]));
+	seq_printf(s, "last_restore %lu\nlast_restore_polls %lu\n",
+		   READ_ONCE(u->last_restore[0]),
+		   READ_ONCE(u->last_restore[1]));
 	seq_printf(s, "kernel_oslk_clears %lu\n",
 		   READ_ONCE(u->kernel_oslk_clears));
 	/* external-view accesses from a CPU other than the owner */
@@ -394,6 +401,22 @@ static int em_stats_show(struct seq_file *s, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(em_stats);
+
+/* Accesses per register since load: "OFFSET reads N writes N" */
+static int em_reg_accesses_show(struct seq_file *s, void *v)
+{
+	struct em_unit *u = s->private;
+	unsigned int i;
+
+	for (i = 0; i < EM_NR_REG_SLOTS; i++) {
+		u32 r = READ_ONCE(u->reg_reads[i]), w = READ_ONCE(u->reg_writes[i]);
+
+		if (r || w)
+			seq_printf(s, "0x%04x reads %u writes %u\n", i * 4, r, w);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(em_reg_accesses);
 
 /* ------------------------------------------------------------------ */
 /* replay: the bytes written between open and close, emitted as trace */
@@ -568,6 +591,8 @@ void em_debugfs_init(struct ete_model *m)
 		debugfs_create_file("replay", 0200, d, u, &em_replay_fops);
 		debugfs_create_file("state", 0444, d, u, &em_state_fops);
 		debugfs_create_file("stats", 0444, d, u, &em_stats_fops);
+		debugfs_create_file("reg_accesses", 0444, d, u,
+				    &em_reg_accesses_fops);
 		em_pm_debugfs_add(d, u);
 		em_progfs_unit(u, d);
 	}

@@ -157,5 +157,6 @@ u64 ete_model_peek(struct ete_model *m, int cpu, u32 reg);
 void ete_model_set_irq(struct ete_model *m, int virq, bool autotick);
 int ete_model_trbe_virq(void);
 void ete_model_cpu_pm(unsigned long cmd);
+void ete_model_cpu_pm_done(unsigned long cmd);
 
 #endif /* _ETE_MODEL_H */

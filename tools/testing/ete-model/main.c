@@ -282,8 +282,36 @@ void ete_model_cpu_pm(unsigned long cmd)
 		WRITE_ONCE(u->pd_armed, false);
 		ete_model_power_down(em_global, u->cpu);
 	}
+	u->pm_mark_accesses = u->reads + u->writes;
+	u->pm_mark_polls = u->status_reads;
 }
 EXPORT_SYMBOL_GPL(ete_model_cpu_pm);
+
+/**
+ * ete_model_cpu_pm_done() - the drivers' notifiers for @cmd have run
+ * @cmd: CPU_PM_ENTER, CPU_PM_EXIT...
+ *
+ * Records the register accesses and status polls made on this CPU's unit
+ * since ete_model_cpu_pm(): the stats file's last_save and last_restore.
+ * Only a test that drives the notifiers by hand knows where they end.
+ *
+ * Context: on the CPU, IRQs disabled, after ete_model_cpu_pm(@cmd).
+ */
+void ete_model_cpu_pm_done(unsigned long cmd)
+{
+	struct em_unit *u = em_global->units[smp_processor_id()];
+	unsigned long a = u->reads + u->writes - u->pm_mark_accesses;
+	unsigned long p = u->status_reads - u->pm_mark_polls;
+
+	if (cmd == CPU_PM_ENTER) {
+		WRITE_ONCE(u->last_save[0], a);
+		WRITE_ONCE(u->last_save[1], p);
+	} else if (cmd == CPU_PM_EXIT) {
+		WRITE_ONCE(u->last_restore[0], a);
+		WRITE_ONCE(u->last_restore[1], p);
+	}
+}
+EXPORT_SYMBOL_GPL(ete_model_cpu_pm_done);
 
 static int em_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd,
 			    void *v)

@@ -23,6 +23,7 @@
 #define EM_FIFO_SIZE		512	/* the trace unit's internal buffer */
 #define EM_FIFO_HOLD		64	/* of it, still on its way at a tick's end */
 #define EM_LOG_SIZE		32	/* violation log entries kept per unit */
+#define EM_NR_REG_SLOTS		(0x1048 / 4)	/* trace unit, TRBE and PE registers */
 #define EM_DEFAULT_DELAY	2	/* status reads per transition */
 #define EM_CLAIM_EXTERNAL	BIT(0)	/* an external debugger's claim tag */
 
@@ -272,7 +273,15 @@ struct em_unit {
 
 	/* statistics */
 	unsigned long reads;
+	/* of those, status polls: TRCSTATR and TRBSR_EL1 */
+	unsigned long status_reads;
 	unsigned long writes;
+	/* ete_model_cpu_pm() to _done(): {accesses, status polls} */
+	unsigned long pm_mark_accesses, pm_mark_polls;
+	unsigned long last_save[2], last_restore[2];
+	/* per register, indexed by offset / 4 (regs.h: TRBE and PE at 0x1000) */
+	u32 reg_reads[EM_NR_REG_SLOTS];
+	u32 reg_writes[EM_NR_REG_SLOTS];
 	unsigned long saves;
 	unsigned long restores;
 	unsigned long powerdowns;

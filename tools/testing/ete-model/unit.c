@@ -541,6 +541,10 @@ u64 em_unit_read(struct em_unit *u, u32 reg, bool mmio)
 	    (reg == ETE_TRBPTR_EL1 || reg == ETE_TRBSR_EL1))
 		em_flag(u, EM_RVTNCS, reg, 0, false);
 	u->reads++;
+	if (reg == ETE_TRCSTATR || reg == ETE_TRBSR_EL1)
+		u->status_reads++;
+	if (reg / 4 < EM_NR_REG_SLOTS)
+		u->reg_reads[reg / 4]++;
 	return em_value(u, d, reg, mmio);
 }
 
@@ -664,6 +668,8 @@ void em_unit_write(struct em_unit *u, u32 reg, u64 val, bool mmio)
 	    em_flag(u, EM_SWLOCK, reg, val, true))
 		return;
 	u->writes++;
+	if (reg / 4 < EM_NR_REG_SLOTS)
+		u->reg_writes[reg / 4]++;
 	/* RRWYQD: only TRCPRGCTLR and the claim tags outside Idle */
 	if (!em_write_any_state(reg) && u->state != EM_IDLE &&
 	    em_flag(u, EM_RRWYQD, reg, val, true))

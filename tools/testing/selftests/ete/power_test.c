@@ -35,7 +35,7 @@
 #define NCPU		4
 #define REPLAY_LEN	(4 * MB)
 /* A CPU PM save of the rich profile's image, with the TRBE's part */
-#define SAVE_ACCESSES_MAX	40
+#define SAVE_ACCESSES_MAX	27
 
 static int hotplug_cycles = 50;
 
@@ -592,7 +592,7 @@ TEST_F_TIMEOUT(power, session_survives_power_events, 1200)
 	unsigned char *seq = seq_bytes(0, REPLAY_LEN);
 	struct all_cpus s = { 0 };
 	int cpu, i;
-	long long a0, a1, a2;
+	long long save, save_polls;
 	double t0;
 
 	if (!have_rig())
@@ -636,23 +636,25 @@ TEST_F_TIMEOUT(power, session_survives_power_events, 1200)
 		}
 		ASSERT_EQ(0, cpu_pm(cpu, "fail"));
 		expect[cpu]++;
-		a0 = accesses(cpu);
 		ASSERT_EQ(0, cpu_pm(cpu, "enter"));
-		a1 = accesses(cpu);
+		save = model_stat(cpu, "last_save");
+		save_polls = model_stat(cpu, "last_save_polls");
 		ASSERT_EQ(0, model_set(cpu, "powerdown", "1"));
 		ASSERT_EQ(0, cpu_pm(cpu, "exit"));
-		a2 = accesses(cpu);
 		expect[cpu]++;
 		lost[cpu]++;
-		note("cpu%d: %lld register accesses per save, %lld per restore\n",
-		     cpu, a1 - a0, a2 - a1);
+		note("cpu%d: save %lld accesses (%lld status polls), restore %lld (%lld)\n",
+		     cpu, save, save_polls, model_stat(cpu, "last_restore"),
+		     model_stat(cpu, "last_restore_polls"));
 		/*
 		 * Pinned: the save reads back only what the unit changes
-		 * while it traces (ete_pm_dynamic()), 34-39 accesses with
-		 * the TRBE's here, where it read the whole image before
-		 * (162-167).
+		 * while it traces (ete_pm_dynamic()), not the whole image
+		 * (162-167 accesses).  The accesses are counted by the
+		 * model between the start and the end of the notifier
+		 * chain, on this CPU with IRQs off; the status polls, whose
+		 * number depends on the trace in flight, apart.
 		 */
-		EXPECT_GE(SAVE_ACCESSES_MAX, a1 - a0);
+		EXPECT_GE(SAVE_ACCESSES_MAX, save - save_polls);
 	}
 	note("%d CPU PM events on each of %d CPUs: %.1f s\n", 6, NCPU,
 	     now_s() - t0);
