@@ -318,6 +318,7 @@ void trbe_stream_wake(struct irq_work *work)
 {
 	struct trbe_cpu *tc = container_of(work, struct trbe_cpu, wake);
 
+	trbe_stat_add(&tc->stats.wakeups, 1);
 	wake_up_all(&tc->wq);
 	trbe_fault_say(tc);
 }

@@ -144,6 +144,35 @@ struct trbe_counters {
 };
 
 /**
+ * struct trbe_stats - what a CPU's data path did since the driver loaded
+ * @interrupts: TRBE interrupts handled
+ * @flushes: flush timer runs on an armed fill-mode TRBE
+ * @arms: times the TRBE was programmed and enabled; each moves
+ *	TRBLIMITR_EL1 (fill mode: a new window)
+ * @padding_bytes: IGNORE bytes written into the stream (alignment of a
+ *	new window's start, and errata fix-ups)
+ * @wakeups: runs of the readers' wake-up (&trbe_cpu.wake)
+ *
+ * The sysfs stats/ directory of /sys/class/trbe/trbe<N> shows them; make
+ * bench divides them by the bytes published.  All but @wakeups change
+ * under &trbe_cpu.slock; @wakeups only in the CPU's irq_work, which does
+ * not run concurrently with itself.  Readers use READ_ONCE().
+ */
+struct trbe_stats {
+	u64 interrupts;
+	u64 flushes;
+	u64 arms;
+	u64 padding_bytes;
+	u64 wakeups;
+};
+
+/* One writer at a time (see &struct trbe_stats); sysfs reads locklessly */
+static inline void trbe_stat_add(u64 *field, u64 n)
+{
+	WRITE_ONCE(*field, *field + n);
+}
+
+/**
  * struct trbe_cpu - a CPU's TRBE, buffer and device
  * @cpu: the CPU
  * @drv: the driver instance
@@ -198,6 +227,7 @@ struct trbe_counters {
  * @saved_cfg: @cfg's modes before a session's settings replaced them
  * @cfg_override: a session's settings (&struct ete_sink_settings) are in
  *	@cfg; stop_local() puts @saved_cfg back.  Under @slock
+ * @stats: data path counters (&struct trbe_stats)
  */
 struct trbe_cpu {
 	int cpu;
@@ -247,6 +277,7 @@ struct trbe_cpu {
 	struct trbe_pm_state pm;
 	struct trbe_cfg saved_cfg;
 	bool cfg_override;
+	struct trbe_stats stats;
 };
 
 /**

@@ -209,6 +209,7 @@ static void trbe_enable_local(struct trbe_cpu *tc, u64 base, u64 ptr,
 	if (tc->errata & BIT(TRBE_ERR_SYNC_AFTER_ENABLE))
 		ete_sync(acc, ETE_SYNC_ISB);
 	tc->armed = true;
+	trbe_stat_add(&tc->stats.arms, 1);
 	trbe_flush_start(tc);
 }
 
@@ -302,8 +303,10 @@ bool trbe_arm_local(struct trbe_cpu *tc)
 
 	if (tc->cfg.fm != TRBE_FM_FILL) {
 		ptr = ALIGN(tc->head, tc->geom.align);
-		if (ptr != tc->head)
+		if (ptr != tc->head) {
 			trbe_buf_pad(tc->buf, tc->head, ptr - tc->head);
+			trbe_stat_add(&tc->stats.padding_bytes, ptr - tc->head);
+		}
 		trbe_stream_publish(tc, ptr);
 		trbe_resume_local(tc, ptr);
 		return true;
@@ -336,8 +339,10 @@ bool trbe_arm_local(struct trbe_cpu *tc)
 				tc->gap_pending);
 		tc->gap_pending = 0;
 	}
-	if (tc->win.pad)
+	if (tc->win.pad) {
 		trbe_buf_pad(tc->buf, tc->head, tc->win.pad);
+		trbe_stat_add(&tc->stats.padding_bytes, tc->win.pad);
+	}
 	trbe_stream_publish(tc, tc->win.ptr);
 	trbe_enable_local(tc, tc->win.base, tc->win.ptr, tc->win.limit);
 	return true;
@@ -394,8 +399,10 @@ static enum hrtimer_restart trbe_flush_fn(struct hrtimer *t)
 
 	raw_spin_lock(&tc->slock);
 	more = tc->armed && tc->buf && tc->cfg.fm == TRBE_FM_FILL;
-	if (more)
+	if (more) {
 		trbe_flush_local(tc);
+		trbe_stat_add(&tc->stats.flushes, 1);
+	}
 	more = more && tc->armed;
 	raw_spin_unlock(&tc->slock);
 	/* flush_us set to 0 meanwhile: stop, never a zero period */
@@ -446,6 +453,7 @@ static void trbe_overwrite_fixup(struct trbe_cpu *tc)
 	u64 start = tc->win.ptr - tc->win.pad;
 
 	trbe_buf_pad(tc->buf, tc->win.base, TRBE_OVERWRITE_SKIP);
+	trbe_stat_add(&tc->stats.padding_bytes, TRBE_OVERWRITE_SKIP);
 	if (tc->ctr.gap_count ? start > tc->gap_last : start > 0)
 		trbe_stream_gap(tc, start, 0, ETE_TRBE_GAP_ERRATUM);
 }
@@ -616,6 +624,7 @@ irqreturn_t trbe_irq_handler(int irq, void *dev)
 		raw_spin_unlock(&tc->slock);
 		return IRQ_NONE;
 	}
+	trbe_stat_add(&tc->stats.interrupts, 1);
 	trfcr = trbe_prohibit_local(&tc->acc);
 	trbe_drain_local(tc);
 	trbe_disable_local(tc);

@@ -227,6 +227,55 @@ static ssize_t errata_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(errata);
 
+/**
+ * struct trbe_stat_attr - a file of stats/: one &struct trbe_stats member
+ * @attr: the attribute
+ * @off: the member's offset in &struct trbe_stats
+ */
+struct trbe_stat_attr {
+	struct device_attribute attr;
+	size_t off;
+};
+
+static ssize_t trbe_stat_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct trbe_stat_attr *sa = container_of(attr, struct trbe_stat_attr,
+						 attr);
+	struct trbe_cpu *tc = dev_get_drvdata(dev);
+	u64 *val = (void *)&tc->stats + sa->off;
+
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(*val));
+}
+
+#define TRBE_STAT_ATTR(_name, _off)					\
+	static struct trbe_stat_attr trbe_stat_attr_##_name = {		\
+		.attr = __ATTR(_name, 0444, trbe_stat_show, NULL),	\
+		.off = _off,						\
+	}
+#define TRBE_STAT(_member)	offsetof(struct trbe_stats, _member)
+
+TRBE_STAT_ATTR(interrupts, TRBE_STAT(interrupts));
+TRBE_STAT_ATTR(flushes, TRBE_STAT(flushes));
+TRBE_STAT_ATTR(arms, TRBE_STAT(arms));
+TRBE_STAT_ATTR(padding_bytes, TRBE_STAT(padding_bytes));
+TRBE_STAT_ATTR(wakeups, TRBE_STAT(wakeups));
+
+/* stats/: the data path's counters since the driver loaded */
+static struct attribute *trbe_stats_attrs[] = {
+	&trbe_stat_attr_interrupts.attr.attr,
+	&trbe_stat_attr_flushes.attr.attr,
+	&trbe_stat_attr_arms.attr.attr,
+	&trbe_stat_attr_padding_bytes.attr.attr,
+	&trbe_stat_attr_wakeups.attr.attr,
+	NULL,
+};
+
+static const struct attribute_group trbe_stats_group = {
+	.name = "stats",
+	.attrs = trbe_stats_attrs,
+};
+
 static struct attribute *trbe_dev_attrs[] = {
 	&trbe_cfg_attr_buffer_size.attr.attr,
 	&trbe_cfg_attr_watermark.attr.attr,
@@ -245,5 +294,6 @@ static const struct attribute_group trbe_dev_group = {
 
 const struct attribute_group *trbe_dev_groups[] = {
 	&trbe_dev_group,
+	&trbe_stats_group,
 	NULL,
 };

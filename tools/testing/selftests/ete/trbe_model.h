@@ -149,6 +149,23 @@ static inline int model_replay(int cpu, const void *buf, size_t len)
 	return write_file(path, buf, len);
 }
 
+/* A number from /sys/class/trbe/trbe<N>/@attr (stats/flushes...), or -1 */
+static inline long long trbe_num(int cpu, const char *attr)
+{
+	char path[128];
+	long long val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/trbe/trbe%d/%s", cpu, attr);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lli", &val) != 1)
+		val = -1;
+	fclose(f);
+	return val;
+}
+
 /* One counter of cpu<N>/stats, or -1 */
 static inline long long model_stat(int cpu, const char *name)
 {
