@@ -302,6 +302,37 @@ static int em_irq_hold_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(em_irq_hold_fops, em_irq_hold_get, em_irq_hold_set,
 			 "%llu\n");
 
+static int em_replay_mode_get(void *data, u64 *val)
+{
+	struct em_unit *u = data;
+
+	*val = READ_ONCE(u->gen.replay_loop) |
+	       READ_ONCE(u->gen.replay_lossy) << 1;
+	return 0;
+}
+
+/*
+ * Bit 0: the replay starts again at its end (a stream at a set rate for
+ * as long as a benchmark runs); bit 1: bytes the FIFO cannot take when
+ * the sink falls behind are lost (counted in bytes_dropped), as when a PE
+ * runs on and its trace unit overflows, instead of waiting for the sink.
+ */
+static int em_replay_mode_set(void *data, u64 val)
+{
+	struct em_unit *u = data;
+	unsigned long flags;
+
+	if (val > 3)
+		return -EINVAL;
+	raw_spin_lock_irqsave(&u->lock, flags);
+	u->gen.replay_loop = val & 1;
+	u->gen.replay_lossy = val & 2;
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(em_replay_mode_fops, em_replay_mode_get,
+			 em_replay_mode_set, "%llu\n");
+
 static int em_settle_get(void *data, u64 *val)
 {
 	struct em_unit *u = data;
@@ -396,6 +427,8 @@ static int em_stats_show(struct seq_file *s, void *v)
 	seq_printf(s, "starts %lu\nsyncs %lu\nreplayed %zu\n",
 		   READ_ONCE(u->starts), READ_ONCE(u->syncs),
 		   READ_ONCE(u->gen.replay_pos));
+	seq_printf(s, "replay_offered %llu\ntick_ns %llu\n",
+		   READ_ONCE(u->gen.replay_offered), READ_ONCE(u->tick_ns));
 	/* fill events where the unit did an erratum's stray writes */
 	seq_printf(s, "quirk_fills %lu\n", READ_ONCE(u->quirk_fills));
 	return 0;
@@ -584,6 +617,8 @@ void em_debugfs_init(struct ete_model *m)
 					   &em_trigger_fops);
 		debugfs_create_file_unsafe("irq_hold", 0600, d, u,
 					   &em_irq_hold_fops);
+		debugfs_create_file_unsafe("replay_mode", 0600, d, u,
+					   &em_replay_mode_fops);
 		debugfs_create_file_unsafe("settle", 0600, d, u,
 					   &em_settle_fops);
 		debugfs_create_file_unsafe("oslock", 0600, d, u,

@@ -284,8 +284,11 @@ static void em_gen_step(struct em_unit *u)
 static unsigned int em_gen_replay(struct em_unit *u, unsigned int budget)
 {
 	struct em_gen *g = &u->gen;
-	unsigned int n = min_t(size_t, budget, g->replay_len - g->replay_pos);
+	unsigned int n, put;
 
+	if (g->replay_pos == g->replay_len && g->replay_loop)
+		g->replay_pos = 0;
+	n = min_t(size_t, budget, g->replay_len - g->replay_pos);
 	/*
 	 * Nothing takes the bytes (TRBE disabled or stopped): drop them
 	 * without copying, or a stopped unit would cost as much per tick
@@ -293,15 +296,28 @@ static unsigned int em_gen_replay(struct em_unit *u, unsigned int budget)
 	 */
 	if (!u->fifo_len && !em_trbe_enabled(u)) {
 		g->replay_pos += n;
+		g->replay_offered += n;
 		u->bytes_dropped += n;
 		return n;
 	}
-	n = min(n, EM_FIFO_SIZE - u->fifo_len);
-	memcpy(u->fifo + u->fifo_len, g->replay + g->replay_pos, n);
-	u->fifo_len += n;
-	g->replay_pos += n;
+	put = min(n, EM_FIFO_SIZE - u->fifo_len);
+	memcpy(u->fifo + u->fifo_len, g->replay + g->replay_pos, put);
+	u->fifo_len += put;
+	g->replay_pos += put;
+	g->replay_offered += put;
 	em_fifo_drain(u, EM_FIFO_SIZE);
-	return n;
+	if (!put && n && g->replay_lossy) {
+		/*
+		 * The PE runs on while the FIFO is full: what it would have
+		 * traced is lost (a real unit overflows, RHRYKY), the
+		 * replay does not wait for the sink.
+		 */
+		g->replay_pos += n;
+		g->replay_offered += n;
+		u->bytes_dropped += n;
+		return n;
+	}
+	return put;
 }
 
 /* RHRYKY, RDQBDH: after an overflow, Overflow then a synchronization */

@@ -78,16 +78,19 @@ static enum hrtimer_restart em_timer_fn(struct hrtimer *t)
 	struct em_unit *u = container_of(t, struct em_unit, timer);
 	u64 periods = hrtimer_forward_now(t, ms_to_ktime(1));
 	bool raise, more;
+	u64 t0;
 
 	periods = min_t(u64, periods, EM_MAX_CATCHUP_TICKS);
 
 	raw_spin_lock(&u->lock);
+	t0 = ktime_get_ns();
 	/* last tick's newest bytes on, this tick's newest held back */
 	em_fifo_drain(u, EM_FIFO_SIZE);
 	u->fifo_hold = EM_FIFO_HOLD;
 	em_gen_run(u, u->rate * periods, EM_TICK_MAX_NS);
 	em_fifo_drain(u, EM_FIFO_SIZE);
 	u->fifo_hold = 0;
+	u->tick_ns += ktime_get_ns() - t0;
 	/* a pending bit is a latch: pend again while TRBSR_EL1.IRQ is set */
 	raise = u->irq_req || (u->trbsr & EM_TRBSR_IRQ);
 	u->irq_req = false;

@@ -151,6 +151,10 @@ struct em_log_entry {
  * @replay: replay stream (NULL for the program's trace)
  * @replay_len: length of @replay
  * @replay_pos: bytes of @replay emitted
+ * @replay_loop: start @replay again at its end (debugfs replay_mode bit 0)
+ * @replay_lossy: bytes the FIFO cannot take are lost, as trace is when
+ *	the PE runs on and the unit overflows, instead of waiting (bit 1)
+ * @replay_offered: bytes of @replay emitted or lost since it was set
  */
 struct em_gen {
 	bool need_sync;
@@ -166,6 +170,9 @@ struct em_gen {
 	u8 *replay;
 	size_t replay_len;
 	size_t replay_pos;
+	bool replay_loop;
+	bool replay_lossy;
+	u64 replay_offered;
 };
 
 /**
@@ -279,6 +286,8 @@ struct em_unit {
 	/* ete_model_cpu_pm() to _done(): {accesses, status polls} */
 	unsigned long pm_mark_accesses, pm_mark_polls;
 	unsigned long last_save[2], last_restore[2];
+	/* time the unit's timer spent generating, for make bench */
+	u64 tick_ns;
 	/* per register, indexed by offset / 4 (regs.h: TRBE and PE at 0x1000) */
 	u32 reg_reads[EM_NR_REG_SLOTS];
 	u32 reg_writes[EM_NR_REG_SLOTS];

@@ -846,6 +846,7 @@ int ete_model_replay(struct ete_model *m, int cpu, const u8 *buf, size_t len)
 		__u->gen.replay = copy;
 		__u->gen.replay_len = copy ? len : 0;
 		__u->gen.replay_pos = 0;
+		__u->gen.replay_offered = 0;
 	}));
 	kfree(old);
 	return 0;
