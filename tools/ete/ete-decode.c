@@ -32,7 +32,6 @@
 #define FNV_BASIS	0xcbf29ce484222325ULL
 #define FNV_PRIME	0x100000001b3ULL
 #define Q_MARK		0xffffffffffffffffULL	/* EM_TRUTH_Q_MARK */
-#define MAX_DUMPS	16
 #define MAX_GAPS	4096
 /* ocsd_core_profile_t's Cortex-A value, named without its CamelCase */
 #define OCSD_PROFILE_A	((ocsd_core_profile_t)3)
@@ -277,17 +276,34 @@ static void log_cb(const void *ctx, const char *msg, const int len)
 
 /* ---- decode ---- */
 
+/* One past the highest N of the [dumpN] sections of an ini text */
+static int ini_dump_sections(const char *text)
+{
+	const char *p = text;
+	int n = 0;
+
+	while ((p = strstr(p, "[dump"))) {
+		char *end;
+		long k = strtol(p + 5, &end, 10);
+
+		if (end != p + 5 && *end == ']' && k >= 0 && k < INT_MAX &&
+		    k + 1 > n)
+			n = k + 1;
+		p += 5;
+	}
+	return n;
+}
+
 static int decode_stream(const char *dir, int cpu, const uint8_t *trace,
 			 size_t len, const uint64_t *gaps, size_t ngaps,
 			 struct decode *d)
 {
 	char name[64], *ete_ini, *cpu_ini, *p;
-	static uint8_t *dumps[MAX_DUMPS];
 	ocsd_ete_cfg cfg = { 0 };
 	dcd_tree_handle_t tree;
-	uint8_t csid;
+	uint8_t csid, **dumps;
 	size_t seg, start;
-	int k;
+	int k, ndumps, ret = -1;
 
 	snprintf(name, sizeof(name), "ETE_%d.ini", cpu);
 	p = path_in(dir, name);
@@ -302,6 +318,14 @@ static int decode_stream(const char *dir, int cpu, const uint8_t *trace,
 			dir, cpu, cpu);
 		return -1;
 	}
+	/* every image etecap saved (up to 512), kept until the tree goes */
+	ndumps = ini_dump_sections(cpu_ini);
+	dumps = calloc(ndumps ? ndumps : 1, sizeof(*dumps));
+	if (!dumps) {
+		free(ete_ini);
+		free(cpu_ini);
+		return -1;
+	}
 	cfg.reg_idr0 = ini_reg(ete_ini, "TRCIDR0");
 	cfg.reg_idr1 = ini_reg(ete_ini, "TRCIDR1");
 	cfg.reg_idr2 = ini_reg(ete_ini, "TRCIDR2");
@@ -314,7 +338,7 @@ static int decode_stream(const char *dir, int cpu, const uint8_t *trace,
 
 	tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
 	if (!tree)
-		return -1;
+		goto out_free;
 	ocsd_def_errlog_init(OCSD_ERR_SEV_ERROR, 1);
 	ocsd_def_errlog_config_output(C_API_MSGLOGOUT_FLG_NONE, NULL);
 	ocsd_def_errlog_set_strprint_cb(tree, d, log_cb);
@@ -322,10 +346,10 @@ static int decode_stream(const char *dir, int cpu, const uint8_t *trace,
 				   OCSD_CREATE_FLG_FULL_DECODER, &cfg,
 				   &csid) != OCSD_OK) {
 		fprintf(stderr, "ete-decode: cannot create the ETE decoder\n");
-		return -1;
+		goto out_tree;
 	}
 	ocsd_dt_set_gen_elem_outfn(tree, elem_cb, d);
-	for (k = 0; k < MAX_DUMPS; k++) {
+	for (k = 0; k < ndumps; k++) {
 		char sect[16], file[256], addr[32];
 		size_t dlen;
 
@@ -339,7 +363,7 @@ static int decode_stream(const char *dir, int cpu, const uint8_t *trace,
 		if (!dumps[k]) {
 			fprintf(stderr, "ete-decode: %s: %s\n", file,
 				strerror(errno));
-			return -1;
+			goto out_tree;
 		}
 		ocsd_dt_add_buffer_mem_acc(tree, strtoull(addr, NULL, 0),
 					   OCSD_MEM_SPACE_ANY, dumps[k], dlen);
@@ -374,10 +398,16 @@ static int decode_stream(const char *dir, int cpu, const uint8_t *trace,
 		ocsd_dt_process_data(tree, OCSD_OP_EOT, 0, 0, NULL, NULL);
 		start = end;
 	}
+	ret = 0;
+out_tree:
 	ocsd_destroy_dcd_tree(tree);
+out_free:
+	for (k = 0; k < ndumps; k++)
+		free(dumps[k]);
+	free(dumps);
 	free(ete_ini);
 	free(cpu_ini);
-	return 0;
+	return ret;
 }
 
 /*
