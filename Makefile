@@ -59,6 +59,9 @@ check:
 demo:
 	@$(RIG)/demo.sh
 
+bench:
+	@$(RIG)/bench.sh
+
 checkpatch:
 	@$(RIG)/static-checks.sh $(BUILD) checkpatch
 
@@ -67,4 +70,4 @@ version:
 
 -include $(TOP)/install.mk
 
-.PHONY: all rig-kernel modules tests clean check demo checkpatch version
+.PHONY: all rig-kernel modules tests clean check demo bench checkpatch version

@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench's host half (tools/testing/bench/report.py) on a recorded
+# guest log (tools/testing/bench/recorded-bench.log), without a VM: the
+# benchmark itself is not a test, but what turns its figures into the table
+# and the comparison with the previous run is code that can break.
+#  - every path of mainline-counts.tsv is read, and the table puts
+#    mainline's count beside ours;
+#  - against a previous run with the same figures nothing is marked WORSE;
+#  - a previous run 20% better in a "lower" figure and one 20% better in a
+#    "higher" figure mark exactly those two WORSE; 5% marks nothing.
+#
+# Usage: bench_report.sh BUILD_DIR; prints TAP.
+set -uo pipefail
+
+build=$(realpath -m "${1:?usage: $0 BUILD_DIR}")
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../../.." && pwd)
+bench=$top/tools/testing/bench
+work=$build/bench-report
+n=0
+results=()
+
+tap() { # STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then results+=("ok $n $2"); else results+=("not ok $n $2"); fi
+}
+
+diag() {
+	local line
+	while IFS= read -r line; do
+		[ -n "$line" ] && results+=("# $line")
+	done <<<"$1"
+}
+
+rm -rf "$work"
+mkdir -p "$work"
+report() { # OUT [PREV]
+	python3 "$bench/report.py" --mainline "$bench/mainline-counts.tsv" \
+		--log "$bench/recorded-bench.log" --out "$work/$1" \
+		${2:+--prev "$work/$2"} 2>&1
+}
+
+# 1. The table, mainline beside ours
+out=$(report first.tsv)
+rc=$?
+paths=$(grep -c '^   mainline ' <<<"$out")
+start=$(grep '^session start' <<<"$out")
+[ $rc = 0 ] && [ "$paths" = 7 ] && [ "$(awk '{print $(NF-1)}' <<<"$start")" = 151 ]
+tap $? "report.py reads the 7 mainline paths and puts 151 beside the start"
+[ $rc = 0 ] && [ "$paths" = 7 ] || diag "$(head -20 <<<"$out")"
+diag "$start"
+
+# 2. Same figures: nothing WORSE
+out=$(report second.tsv first.tsv)
+marked=$(grep -c ' WORSE ' <<<"$out")
+[ "$marked" = 0 ] && grep -q '0 more than 10% worse' <<<"$out"
+tap $? "the same figures again: nothing marked WORSE ($marked)"
+
+# 3. A previous run 20% better in a lower and a higher figure; 5% in another
+awk -F'\t' 'BEGIN { OFS = "\t" }
+	$1 == "start_accesses" { $2 = $2 * 0.8 }
+	$1 == "memcpy_mbps" { $2 = $2 * 1.2 }
+	$1 == "stop_accesses" { $2 = $2 * 0.95 }
+	{ print }' "$work/first.tsv" >"$work/better.tsv"
+out=$(report third.tsv better.tsv)
+marked=$(grep ' WORSE ' <<<"$out" | awk '{print $1}' | sort | tr '\n' ' ')
+[ "$marked" = "memcpy_mbps start_accesses " ]
+tap $? "a previous run 20% better marks exactly those figures WORSE (${marked:-none})"
+finish() {
+	echo "TAP version 13"
+	echo "1..$n"
+	printf '%s\n' "${results[@]}"
+	exit 0
+}
+finish

@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make bench, the guest half: what the driver costs and how much trace it
+ * moves, against the ETE/TRBE model.  Not a test: it asserts nothing and
+ * prints figures, each a count or a ratio of two things measured side by
+ * side in this boot, so that the emulator's slowness cancels out.
+ *
+ * Every figure is one line
+ *	BENCH <TAB> key <TAB> value <TAB> lower|higher|ref <TAB> what it is
+ * ("lower" or "higher" is the better direction; "ref" a reference such
+ * as an architectural minimum, not compared) that the host half
+ * (tools/testing/qemu/bench.sh) collects, puts beside mainline's counts
+ * and the previous run's figures, and prints as a table.
+ *
+ *	ete_bench [-t SECONDS_PER_RATE] [-c CPUS]
+ *
+ * Needs ete.ko, trbe.ko, ete_model.ko and ete_pm_test.ko loaded, and root.
+ */
+#include <getopt.h>
+#include <pthread.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#include "trbe_model.h"
+
+#define PMT		"/sys/kernel/debug/ete_pm_test/cpu_pm"
+#define FLUSH_US	"/sys/module/trbe/parameters/flush_us"
+#define MAX_CPUS	4
+#define REPLAY_BYTES	(4 * MB)
+#define PM_CYCLES	20
+
+static double step_secs = 2.0;
+static int ncpu = MAX_CPUS;
+
+static void fig(const char *key, double val, const char *better,
+		const char *what)
+{
+	printf("BENCH\t%s\t%.6g\t%s\t%s\n", key, val, better, what);
+	fflush(stdout);
+}
+
+static long long accesses(int cpu)
+{
+	return model_stat(cpu, "reads") + model_stat(cpu, "writes");
+}
+
+static int set_flush_us(const char *val)
+{
+	return write_file(FLUSH_US, val, strlen(val));
+}
+
+static int cpu_pm(int cpu, const char *mode)
+{
+	char cmd[32];
+
+	snprintf(cmd, sizeof(cmd), "%d %s", cpu, mode);
+	return write_file(PMT, cmd, strlen(cmd));
+}
+
+/* Stop the model's trace on @cpu and forget its replay */
+static void quiet(int cpu)
+{
+	model_set(cpu, "rate", "0");
+	model_set(cpu, "replay_mode", "0");
+	model_replay(cpu, NULL, 0);
+}
+
+/* ---- the model's registers: what a configuration needs ------------------- */
+
+struct image {
+	int needed;		/* registers this configuration needs written */
+	int dynamic;		/* of the dynamic ones, those the config uses */
+};
+
+/*
+ * What every configuration depends on whatever its value: after a power
+ * loss, or at the first start, these hold UNKNOWN values.  A comparator,
+ * selector, counter or sequencer register matters only when one of these
+ * (or another such register) refers to it: counted when not 0.
+ */
+static const char *const controls[] = {
+	"TRCCONFIGR", "TRCAUXCTLR", "TRCEVENTCTL0R", "TRCEVENTCTL1R",
+	"TRCSTALLCTLR", "TRCTSCTLR", "TRCSYNCPR", "TRCCCCTLR", "TRCBBCTLR",
+	"TRCTRACEIDR", "TRCQCTLR", "TRCVICTLR", "TRCVIIECTLR", "TRCVISSCTLR",
+};
+
+/* "NAME VALUE" lines of cpu<N>/regs, after a start programmed them */
+static struct image image_of(int cpu)
+{
+	struct image im = { 0 };
+	char path[64], name[32], line[128];
+	unsigned long long val;
+	int seq = 0;
+	size_t i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), MODEL "cpu%d/regs", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return im;
+	while (fgets(line, sizeof(line), f)) {
+		int control = 0;
+
+		if (sscanf(line, "%31s %llx", name, &val) != 2 ||
+		    !strcmp(name, "TRCPRGCTLR"))
+			continue;
+		for (i = 0; i < ARRAY_SIZE(controls); i++)
+			control |= !strcmp(name, controls[i]);
+		if (!control && !val)
+			continue;
+		im.needed++;
+		/* a counter, a single-shot control or the sequencer in use */
+		if (!control && (!strncmp(name, "TRCCNTCTLR", 10) ||
+				 !strncmp(name, "TRCSSCCR", 8)))
+			im.dynamic++;
+		if (!control && !strncmp(name, "TRCSEQEVR", 9))
+			seq = 1;
+	}
+	fclose(f);
+	/* TRCVICTLR (SSSTATUS) and TRCRSR always, the sequencer's state */
+	im.dynamic += 2 + seq;
+	return im;
+}
+
+/* ---- 1. register accesses per path ------------------------------------- */
+
+/*
+ * The architectural minimum of each path, for the configuration in use
+ * (Documentation/testing.rst, "make bench"): the enable or disable and
+ * one status read (RDXFFN), the registers the configuration needs
+ * (image_of()), and the TRBE's: base, pointer and limit, and TRFCR_EL1.
+ */
+static void bench_paths(void)
+{
+	long long a0, a1, a2, p0, p1, p2, irq0, fl0, save = 0, restore = 0;
+	long long save_polls = 0, restore_polls = 0;
+	struct image im;
+	struct tbuf t;
+	double t0;
+	int i;
+
+	model_configure(0, "1048576", "fill", "ignore", "0", "stop");
+	quiet(0);
+	set_flush_us("0");
+	if (tbuf_open(&t, 0)) {
+		fprintf(stderr, "ete_bench: /dev/trbe0: %s\n", strerror(errno));
+		return;
+	}
+	a0 = accesses(0);
+	p0 = model_stat(0, "status_reads");
+	if (ioctl(t.fd, ETE_TRBE_IOC_START)) {
+		fprintf(stderr, "ete_bench: start: %s\n", strerror(errno));
+		goto out;
+	}
+	usleep(20000);
+	a1 = accesses(0);
+	p1 = model_stat(0, "status_reads");
+	im = image_of(0);
+	ioctl(t.fd, ETE_TRBE_IOC_STOP);
+	usleep(20000);
+	a2 = accesses(0);
+	p2 = model_stat(0, "status_reads");
+	fig("start_accesses", a1 - a0, "lower",
+	    "session start on one CPU: register accesses (trace unit and TRBE)");
+	fig("start_polls", p1 - p0, "lower", "of those, status reads");
+	fig("start_min", im.needed + 2 + 4, "ref",
+	    "minimum: registers the configuration needs, TRCPRGCTLR, TRCSTATR, TRBE 4");
+	fig("start_ratio", (double)(a1 - a0) / (im.needed + 6), "lower",
+	    "start accesses / minimum");
+	fig("stop_accesses", a2 - a1, "lower", "session stop on one CPU");
+	fig("stop_polls", p2 - p1, "lower", "of those, status reads");
+	/* EN, TRCSTATR; TRFCR, TSB/drain, TRBLIMITR, TRBPTR, TRBSR */
+	fig("stop_min", 7, "ref",
+	    "minimum: TRCPRGCTLR, TRCSTATR, TRFCR, TRBLIMITR, TRBPTR, TRBSR, TRBSR clear");
+	fig("stop_ratio", (double)(a2 - a1) / 7, "lower", "stop accesses / minimum");
+
+	/* 2. CPU PM save and restore, power lost at each exit */
+	if (!access(PMT, W_OK) && !ioctl(t.fd, ETE_TRBE_IOC_START)) {
+		for (i = 0; i < PM_CYCLES; i++) {
+			if (cpu_pm(0, "enter"))
+				break;
+			save += model_stat(0, "last_save");
+			save_polls += model_stat(0, "last_save_polls");
+			model_set(0, "powerdown", "1");
+			cpu_pm(0, "exit");
+			restore += model_stat(0, "last_restore");
+			restore_polls += model_stat(0, "last_restore_polls");
+		}
+		ioctl(t.fd, ETE_TRBE_IOC_STOP);
+		model_set(0, "powerdown", "0");
+		if (i) {
+			/* OSLAR, TRCSTATR, the dynamic registers; TRBE 5 */
+			int smin = 2 + im.dynamic + 5;
+			/* the start's, the dynamic registers, OSLAR, TRBSR */
+			int rmin = im.needed + 6 + im.dynamic + 2;
+
+			fig("save_accesses", (double)save / i, "lower",
+			    "CPU PM save (state lost at the exit), per save");
+			fig("save_polls", (double)save_polls / i, "lower",
+			    "of those, status reads");
+			fig("save_min", smin, "ref",
+			    "minimum: OSLAR, TRCSTATR, dynamic registers in use, TRBE 5");
+			fig("save_ratio", (double)save / i / smin, "lower",
+			    "save accesses / minimum");
+			fig("restore_accesses", (double)restore / i, "lower",
+			    "CPU PM restore after power loss, per restore");
+			fig("restore_polls", (double)restore_polls / i,
+			    "lower", "of those, status reads");
+			fig("restore_min", rmin, "ref",
+			    "minimum: the start's, dynamic registers, OSLAR, TRBSR");
+			fig("restore_ratio", (double)restore / i / rmin,
+			    "lower", "restore accesses / minimum");
+		}
+	}
+
+	/* 3. the flush, armed with no trace: its own cost */
+	set_flush_us("1000");
+	if (!ioctl(t.fd, ETE_TRBE_IOC_START)) {
+		usleep(50000);
+		a0 = accesses(0);
+		fl0 = trbe_num(0, "stats/flushes");
+		usleep(1000000);
+		a1 = accesses(0);
+		fl0 = trbe_num(0, "stats/flushes") - fl0;
+		ioctl(t.fd, ETE_TRBE_IOC_STOP);
+		if (fl0 > 0)
+			fig("flush_accesses", (double)(a1 - a0) / fl0, "lower",
+			    "accesses per periodic flush (no trace)");
+		/* TSB CSYNC is no access; TRBPTR read, TRBLIMITR write */
+		fig("flush_min", 2, "ref", "minimum: TRBPTR read, TRBLIMITR write");
+	}
+
+	/* 4. the interrupt, fill mode with no flush: each window's end */
+	set_flush_us("0");
+	tbuf_close(&t);
+	model_configure(0, "65536", "fill", "ignore", "0", "stop");
+	quiet(0);
+	/* the size is the one buffer_size had at open */
+	if (tbuf_open(&t, 0)) {
+		fprintf(stderr, "ete_bench: /dev/trbe0: %s\n", strerror(errno));
+		set_flush_us("5000");
+		return;
+	}
+	{
+		unsigned char *seq = seq_bytes(0, REPLAY_BYTES);
+		struct checker c = { 0 };
+
+		if (seq && !model_replay(0, seq, REPLAY_BYTES) &&
+		    !model_set(0, "replay_mode", "1") &&
+		    !model_set(0, "rate", "1024") &&
+		    !ioctl(t.fd, ETE_TRBE_IOC_START)) {
+			struct pollfd pfd = { .fd = t.fd, .events = POLLIN };
+
+			a0 = accesses(0);
+			irq0 = trbe_num(0, "stats/interrupts");
+			t0 = now_s();
+			while (now_s() - t0 < 1.0) {
+				poll(&pfd, 1, 10);
+				tbuf_drain(&t, &c);
+			}
+			a1 = accesses(0);
+			irq0 = trbe_num(0, "stats/interrupts") - irq0;
+			ioctl(t.fd, ETE_TRBE_IOC_STOP);
+			if (irq0 > 0)
+				fig("irq_accesses", (double)(a1 - a0) / irq0,
+				    "lower",
+				    "accesses per TRBE interrupt with its re-arm (64 KiB, fill, no flush)");
+			/* TRBSR, TRFCR x2, TRBLIMITR x2, TRBPTR x2, TRBBASER, TRBSR */
+			fig("irq_min", 9, "ref",
+			    "minimum: TRBSR read+clear, TRFCR x2, TRBLIMITR x2, TRBPTR x2, TRBBASER");
+		}
+		free(seq);
+	}
+	quiet(0);
+out:
+	tbuf_close(&t);
+	set_flush_us("5000");
+}
+
+/* ---- 2. draining: mmap and read() against memcpy ----------------------- */
+
+/* @reps copies of @len bytes into @dst from a buffer as warm as a mapping */
+static double memcpy_secs(unsigned char *dst, size_t len, int reps)
+{
+	unsigned char *src = malloc(len);
+	double t0;
+	int i;
+
+	if (!src)
+		return 0;
+	memset(src, 1, len);
+	memcpy(dst, src, len);
+	t0 = now_s();
+	for (i = 0; i < reps; i++) {
+		memcpy(dst, src, len);
+		__asm__ __volatile__("" : : "r"(dst) : "memory");
+	}
+	t0 = now_s() - t0;
+	free(src);
+	return t0;
+}
+
+/* Fill the 1 MiB buffer of CPU 0 in wrap mode, stop: data to drain */
+static int fill_wrap(struct tbuf *t, const unsigned char *seq)
+{
+	double end = now_s() + 5;
+
+	if (model_replay(0, seq, REPLAY_BYTES) ||
+	    model_set(0, "replay_mode", "1") || model_set(0, "rate", "65536") ||
+	    ioctl(t->fd, ETE_TRBE_IOC_START))
+		return -1;
+	while (tbuf_head(t) < 2 * t->size && now_s() < end) {
+		usleep(20000);
+		ioctl(t->fd, ETE_TRBE_IOC_SNAPSHOT);
+	}
+	ioctl(t->fd, ETE_TRBE_IOC_STOP);
+	quiet(0);
+	return tbuf_head(t) >= t->size ? 0 : -1;
+}
+
+static void bench_drain(void)
+{
+	unsigned char *seq = seq_bytes(0, REPLAY_BYTES), *out = malloc(MB);
+	double t_mmap = 0, t_read = 0, t_mem;
+	__u64 bytes_read = 0;
+	struct tbuf t;
+	int i, reps = 64;
+
+	model_configure(0, "1048576", "wrap", "ignore", "0", "stop");
+	quiet(0);
+	if (!seq || !out || tbuf_open(&t, 0))
+		goto out_free;
+	if (fill_wrap(&t, seq)) {
+		fprintf(stderr, "ete_bench: could not fill the buffer\n");
+		goto out;
+	}
+	/* the mapping as etecap copies it out, 1 MiB at a time */
+	t_mmap = now_s();
+	for (i = 0; i < reps; i++) {
+		memcpy(out, t.data, t.size);
+		__asm__ __volatile__("" : : "r"(out) : "memory");
+	}
+	t_mmap = now_s() - t_mmap;
+	t_mem = memcpy_secs(out, t.size, reps);
+	fig("mmap_drain_vs_memcpy", t_mmap / t_mem, "lower",
+	    "copying the mapped buffer / memcpy of the same bytes (1 MiB x 64)");
+
+	/* read(): a fresh fill each time, only the read() calls timed */
+	for (i = 0; i < 8; i++) {
+		ssize_t n;
+		double t0;
+
+		if (i && fill_wrap(&t, seq))
+			break;
+		t0 = now_s();
+		while ((n = read(t.fd, out, MB)) > 0)
+			bytes_read += n;
+		t_read += now_s() - t0;
+	}
+	if (bytes_read >= MB) {
+		int mibs = bytes_read / MB;
+
+		t_mem = memcpy_secs(out, MB, mibs);
+		fig("read_drain_vs_memcpy",
+		    (t_read / bytes_read) / (t_mem / ((double)mibs * MB)),
+		    "lower", "read() of the buffer / memcpy of the same bytes");
+	}
+out:
+	tbuf_close(&t);
+out_free:
+	free(seq);
+	free(out);
+}
+
+/* ---- 3. streaming on every CPU at a set rate --------------------------- */
+
+struct streamer {
+	pthread_t thread;
+	int cpu;
+	int stop;	/* __atomic */
+	struct tbuf t;
+	unsigned char *copy;
+	__u64 consumed;
+};
+
+/* A reader as etecap is: poll, copy out what is published, move the tail */
+static void *stream_reader(void *arg)
+{
+	struct streamer *s = arg;
+	struct pollfd pfd = { .fd = s->t.fd, .events = POLLIN };
+
+	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+		__u64 head, tail;
+
+		poll(&pfd, 1, 50);
+		head = tbuf_head(&s->t);
+		tail = s->t.hdr->data_tail;
+		if (tail < s->t.hdr->data_lost_tail)
+			tail = s->t.hdr->data_lost_tail;
+		while (tail < head) {
+			__u64 off = tail % s->t.size, n = head - tail;
+
+			if (n > s->t.size - off)
+				n = s->t.size - off;
+			memcpy(s->copy, s->t.data + off, n);
+			tail += n;
+			s->consumed += n;
+		}
+		__atomic_store_n(&s->t.hdr->data_tail, tail, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+struct step {
+	unsigned int rate;	/* bytes per ms per CPU, nominal */
+	double offered;		/* MB/s, all CPUs, as the model emitted */
+	double delivered;	/* MB/s published by the driver */
+	double loss;		/* lost / offered */
+	double padding;		/* IGNORE bytes per MiB published */
+	double irqs, wakeups, flushes, accesses;	/* per MiB */
+};
+
+static int run_step(struct step *st, const unsigned char *seq)
+{
+	long long off0[MAX_CPUS], drop0[MAX_CPUS], pad0[MAX_CPUS];
+	long long irq0[MAX_CPUS], wake0[MAX_CPUS], fl0[MAX_CPUS], acc0[MAX_CPUS];
+	struct streamer s[MAX_CPUS] = { 0 };
+	char rate[16];
+	double t0, secs;
+	double offered = 0, published = 0, lost = 0, pad = 0, irqs = 0;
+	double wakeups = 0, flushes = 0, acc = 0;
+	int i, ret = -1;
+
+	snprintf(rate, sizeof(rate), "%u", st->rate);
+	for (i = 0; i < ncpu; i++) {
+		model_configure(i, "1048576", "fill", "ignore", "0", "stop");
+		quiet(i);
+		s[i].cpu = i;
+		s[i].copy = malloc(MB);
+		if (!s[i].copy || tbuf_open(&s[i].t, i) ||
+		    model_replay(i, seq, REPLAY_BYTES) ||
+		    model_set(i, "replay_mode", "3"))
+			goto out;
+	}
+	for (i = 0; i < ncpu; i++) {
+		off0[i] = model_stat(i, "replay_offered");
+		drop0[i] = model_stat(i, "bytes_dropped");
+		pad0[i] = trbe_num(i, "stats/padding_bytes");
+		irq0[i] = trbe_num(i, "stats/interrupts");
+		wake0[i] = trbe_num(i, "stats/wakeups");
+		fl0[i] = trbe_num(i, "stats/flushes");
+		acc0[i] = accesses(i);
+		if (pthread_create(&s[i].thread, NULL, stream_reader, &s[i]))
+			goto out;
+	}
+	t0 = now_s();
+	for (i = 0; i < ncpu; i++) {
+		model_set(i, "rate", rate);
+		if (ioctl(s[i].t.fd, ETE_TRBE_IOC_START))
+			goto out_stop;
+	}
+	usleep(step_secs * 1e6);
+	ret = 0;
+out_stop:
+	for (i = 0; i < ncpu; i++)
+		model_set(i, "rate", "0");
+	secs = now_s() - t0;
+	for (i = 0; i < ncpu; i++) {
+		ioctl(s[i].t.fd, ETE_TRBE_IOC_STOP);
+		__atomic_store_n(&s[i].stop, 1, __ATOMIC_RELEASE);
+		pthread_join(s[i].thread, NULL);
+		s[i].thread = 0;
+		offered += model_stat(i, "replay_offered") - off0[i];
+		lost += model_stat(i, "bytes_dropped") - drop0[i] +
+			s[i].t.hdr->lost_bytes;
+		published += tbuf_head(&s[i].t);
+		pad += trbe_num(i, "stats/padding_bytes") - pad0[i];
+		irqs += trbe_num(i, "stats/interrupts") - irq0[i];
+		wakeups += trbe_num(i, "stats/wakeups") - wake0[i];
+		flushes += trbe_num(i, "stats/flushes") - fl0[i];
+		acc += accesses(i) - acc0[i];
+	}
+	st->offered = offered / secs / 1e6;
+	st->delivered = published / secs / 1e6;
+	st->loss = offered ? lost / offered : 0;
+	if (published) {
+		double mib = published / MB;
+
+		st->padding = pad / mib;
+		st->irqs = irqs / mib;
+		st->wakeups = wakeups / mib;
+		st->flushes = flushes / mib;
+		st->accesses = acc / mib;
+	}
+out:
+	for (i = 0; i < ncpu; i++) {
+		if (s[i].thread) {
+			__atomic_store_n(&s[i].stop, 1, __ATOMIC_RELEASE);
+			pthread_join(s[i].thread, NULL);
+		}
+		if (s[i].t.data)
+			tbuf_close(&s[i].t);
+		free(s[i].copy);
+		quiet(i);
+	}
+	return ret;
+}
+
+static void bench_stream(void)
+{
+	static const unsigned int rates[] = {
+		64, 1024, 4096, 16384, 65536, 262144,
+	};
+	struct step st[ARRAY_SIZE(rates)] = { 0 }, *best = NULL, *slow = NULL;
+	unsigned char *seq = seq_bytes(0, REPLAY_BYTES);
+	double mem_bw, mem_secs_per_mib;
+	size_t i;
+	char key[64];
+
+	if (!seq)
+		return;
+	{
+		unsigned char *dst = malloc(64 * MB);
+
+		if (!dst)
+			goto out;
+		mem_secs_per_mib = memcpy_secs(dst, 64 * MB, 1) / 64;
+		free(dst);
+	}
+	mem_bw = MB / mem_secs_per_mib / 1e6;
+	fig("memcpy_mbps", mem_bw, "higher", "guest memcpy bandwidth, MB/s (one thread)");
+	printf("# %d CPUs, 1 MiB fill-mode buffers, %.1f s per rate\n", ncpu,
+	       step_secs);
+	printf("# %8s %10s %10s %7s %9s %8s %8s %8s %9s\n", "B/ms/cpu",
+	       "offer MB/s", "publ MB/s", "loss %", "pad B/MiB", "irq/MiB",
+	       "wake/MiB", "fl/MiB", "acc/MiB");
+	for (i = 0; i < ARRAY_SIZE(rates); i++) {
+		st[i].rate = rates[i];
+		if (run_step(&st[i], seq)) {
+			fprintf(stderr, "ete_bench: rate %u failed\n", rates[i]);
+			break;
+		}
+		printf("# %8u %10.2f %10.2f %7.3f %9.0f %8.1f %8.1f %8.1f %9.0f\n",
+		       st[i].rate, st[i].offered, st[i].delivered,
+		       100 * st[i].loss, st[i].padding, st[i].irqs,
+		       st[i].wakeups, st[i].flushes, st[i].accesses);
+		fflush(stdout);
+		snprintf(key, sizeof(key), "loss_pct_at_%u", rates[i]);
+		fig(key, 100 * st[i].loss, "lower", "trace lost at this rate, % of offered");
+		if (!st[i].loss && (!best || st[i].offered > best->offered))
+			best = &st[i];
+		if (rates[i] == 64)
+			slow = &st[i];
+		if (rates[i] == 64 || rates[i] == 1024) {
+			snprintf(key, sizeof(key), "padding_per_mib_at_%u", rates[i]);
+			fig(key, st[i].padding, "lower",
+			    "IGNORE bytes per MiB published (64 B/ms = 64 KB/s, 1024 = 1 MB/s)");
+		}
+	}
+	if (best) {
+		fig("zero_loss_mbps", best->offered, "higher",
+		    "highest rate streamed with zero loss, MB/s, all CPUs");
+		fig("zero_loss_vs_memcpy", best->offered / mem_bw, "higher",
+		    "that rate / guest memcpy bandwidth");
+		fig("padding_per_mib_at_max", best->padding, "lower",
+		    "IGNORE bytes per MiB at that rate");
+		fig("irqs_per_mib_at_max", best->irqs, "lower", "TRBE interrupts per MiB");
+		fig("wakeups_per_mib_at_max", best->wakeups, "lower",
+		    "reader wake-ups per MiB");
+		fig("accesses_per_mib_at_max", best->accesses, "lower",
+		    "register accesses per MiB while streaming");
+	}
+	if (slow)
+		fig("wakeups_per_mib_at_64", slow->wakeups, "lower",
+		    "reader wake-ups per MiB at 64 KB/s");
+out:
+	free(seq);
+}
+
+int main(int argc, char **argv)
+{
+	int opt;
+
+	while ((opt = getopt(argc, argv, "t:c:h")) != -1) {
+		switch (opt) {
+		case 't':
+			step_secs = atof(optarg);
+			break;
+		case 'c':
+			ncpu = atoi(optarg);
+			break;
+		default:
+			fprintf(stderr, "usage: ete_bench [-t SECONDS_PER_RATE] [-c CPUS]\n");
+			return 2;
+		}
+	}
+	if (ncpu < 1 || ncpu > MAX_CPUS || step_secs <= 0) {
+		fprintf(stderr, "ete_bench: -c 1..%d, -t > 0\n", MAX_CPUS);
+		return 2;
+	}
+	if (!model_present(0)) {
+		fprintf(stderr, "ete_bench: the ETE/TRBE model is not loaded\n");
+		return 1;
+	}
+	bench_paths();
+	bench_drain();
+	bench_stream();
+	return 0;
+}
