@@ -26,7 +26,9 @@
 static int stop_signal;
 static int wake_pipe[2] = { -1, -1 };
 
-static struct trbe_consumer consumers[ETECAP_MAX_CPUS];
+/* One per CPU traced, and the poll set: the CPUs and the wake pipe */
+static struct trbe_consumer *consumers;
+static struct pollfd *pfd;
 
 /* Signals only note what happened and wake the poll */
 static void on_signal(int sig)
@@ -104,6 +106,12 @@ static int open_cpus(struct etecap *e)
 	char path[512], mode[16];
 	int i, ret;
 
+	consumers = calloc(e->o.ncpus, sizeof(*consumers));
+	pfd = calloc(e->o.ncpus + 1, sizeof(*pfd));
+	if (!consumers || !pfd) {
+		fprintf(stderr, "etecap: out of memory for %d CPUs\n", e->o.ncpus);
+		return -ENOMEM;
+	}
 	for (i = 0; i < e->o.ncpus; i++) {
 		struct etecap_cpu *c = &e->cpu[i];
 
@@ -417,7 +425,6 @@ static void progress(struct etecap *e, long elapsed)
 /* Sleep in poll until data, a signal, the end or the next progress line */
 static void wait_events(struct etecap *e, long deadline, long next_progress)
 {
-	struct pollfd pfd[ETECAP_MAX_CPUS + 1];
 	long t = 200, now = now_ms();
 	char buf[64];
 	int i;

@@ -3,6 +3,7 @@
  * etecap: the command line.  Every value is checked here, before anything
  * is written to sysfs, so that a bad option changes nothing.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -49,35 +50,134 @@ void etecap_usage(FILE *f)
 	fputs(usage, f);
 }
 
-/* "0-3,6" into cpus[]; returns the count or -EINVAL */
-int etecap_parse_cpulist(const char *s, int *cpus, int max)
+/* Append @cpu to the array *@v of *@n, growing it; -ENOMEM */
+static int cpus_push(int **v, int *n, int *cap, int cpu)
 {
-	int n = 0;
+	if (*n == *cap) {
+		int *p = realloc(*v, sizeof(**v) * (*cap ? *cap * 2 : 16));
 
-	while (*s) {
+		if (!p)
+			return -ENOMEM;
+		*v = p;
+		*cap = *cap ? *cap * 2 : 16;
+	}
+	(*v)[(*n)++] = cpu;
+	return 0;
+}
+
+/**
+ * etecap_parse_cpulist() - "0-3,6" (the kernel's cpulist format) to CPUs
+ * @s: the list; a trailing newline is allowed, as sysfs files end
+ * @cpus: set to a new array of the CPUs, in the order given (free() it)
+ * @why: on -EINVAL, set to what is wrong, for a message
+ *
+ * Any number of CPUs, each below ETECAP_CPU_LIMIT and named once.
+ * Return: the number of CPUs, -EINVAL or -ENOMEM (*@cpus then NULL).
+ */
+int etecap_parse_cpulist(const char *s, int **cpus, const char **why)
+{
+	unsigned char *seen = calloc(ETECAP_CPU_LIMIT / 8, 1);
+	int n = 0, cap = 0, ret = -EINVAL;
+	int *v = NULL;
+
+	*cpus = NULL;
+	*why = "out of memory";
+	if (!seen)
+		return -ENOMEM;
+	while (*s && *s != '\n') {
 		char *end;
-		long a = strtol(s, &end, 10), b = a;
+		long a, b;
 
-		if (end == s || a < 0 || a >= ETECAP_MAX_CPUS)
-			return -EINVAL;
+		if (!isdigit((unsigned char)*s)) {
+			*why = "expected a CPU number";
+			goto out;
+		}
+		a = strtol(s, &end, 10);
+		b = a;
 		s = end;
 		if (*s == '-') {
+			if (!isdigit((unsigned char)s[1])) {
+				*why = "a range needs its last CPU (0-3)";
+				goto out;
+			}
 			b = strtol(s + 1, &end, 10);
-			if (end == s + 1 || b < a || b >= ETECAP_MAX_CPUS)
-				return -EINVAL;
 			s = end;
 		}
-		for (; a <= b; a++) {
-			if (n == max)
-				return -EINVAL;
-			cpus[n++] = a;
+		if (a >= ETECAP_CPU_LIMIT || b >= ETECAP_CPU_LIMIT) {
+			*why = "CPU numbers go up to 65535";
+			goto out;
 		}
-		if (*s == ',')
+		if (b < a) {
+			*why = "a range goes from its first CPU up to its last";
+			goto out;
+		}
+		for (; a <= b; a++) {
+			if (seen[a / 8] & (1 << (a % 8))) {
+				*why = "a CPU is named twice";
+				goto out;
+			}
+			seen[a / 8] |= 1 << (a % 8);
+			if (cpus_push(&v, &n, &cap, a)) {
+				ret = -ENOMEM;
+				goto out;
+			}
+		}
+		if (*s == ',' && s[1] && s[1] != '\n') {
 			s++;
-		else if (*s)
-			return -EINVAL;
+		} else if (*s && *s != '\n') {
+			*why = "CPUs and ranges are separated by commas";
+			goto out;
+		}
 	}
-	return n ? n : -EINVAL;
+	if (!n) {
+		*why = "no CPU in the list";
+		goto out;
+	}
+	free(seen);
+	*cpus = v;
+	return n;
+out:
+	free(seen);
+	free(v);
+	return ret;
+}
+
+/**
+ * etecap_online_cpus() - the CPUs a cpulist file names
+ * @path: ETECAP_ONLINE, or another file in that format (tests)
+ * @cpus: set to a new array of them (free() it)
+ *
+ * Return: their number, or a negative errno (a message is printed).
+ */
+int etecap_online_cpus(const char *path, int **cpus)
+{
+	const char *why;
+	char *line = NULL;
+	size_t size = 0;
+	FILE *f;
+	int n;
+
+	*cpus = NULL;
+	f = fopen(path, "r");
+	if (!f) {
+		n = -errno;
+		fprintf(stderr, "etecap: %s: %s; name the CPUs with -c\n", path,
+			strerror(errno));
+		return n;
+	}
+	if (getline(&line, &size, f) < 0) {
+		fprintf(stderr, "etecap: %s is empty; name the CPUs with -c\n",
+			path);
+		n = -EINVAL;
+	} else {
+		n = etecap_parse_cpulist(line, cpus, &why);
+		if (n < 0)
+			fprintf(stderr, "etecap: %s: \"%s\": %s; name the CPUs with -c\n",
+				path, line, why);
+	}
+	free(line);
+	fclose(f);
+	return n;
 }
 
 static int parse_u64(const char *s, __u64 *v)
@@ -254,6 +354,8 @@ static void opts_defaults(struct etecap_opts *o)
 /* One option; returns 0 or a message for the user */
 static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 {
+	static char msg[160];
+	const char *why;
 	long long ll;
 	__u64 v;
 	int n;
@@ -263,9 +365,15 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 		o->outdir = arg;
 		return NULL;
 	case 'c':
-		n = etecap_parse_cpulist(arg, o->cpus, ETECAP_MAX_CPUS);
-		if (n < 0)
-			return "--cpus takes a list such as 0-3,6";
+		free(o->cpus);
+		o->ncpus = 0;
+		n = etecap_parse_cpulist(arg, &o->cpus, &why);
+		if (n < 0) {
+			snprintf(msg, sizeof(msg),
+				 "--cpus \"%.64s\": %s (a list such as 0-3,6)",
+				 arg, why);
+			return msg;
+		}
 		o->ncpus = n;
 		return NULL;
 	case 'p':
@@ -423,11 +531,5 @@ int etecap_parse(struct etecap_opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		o->cmd = &argv[optind];
-	if (!o->profile && !o->ncpus) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		for (c = 0; c < n && c < ETECAP_MAX_CPUS; c++)
-			o->cpus[o->ncpus++] = c;
-	}
 	return 0;
 }

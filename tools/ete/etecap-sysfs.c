@@ -245,11 +245,13 @@ int etecap_configure(const struct etecap_opts *o)
 }
 
 /* The CPUs of configfs profile @name; the count or -errno */
-int etecap_profile_cpus(const char *name, int *cpus, int max)
+int etecap_profile_cpus(const char *name, int **cpus)
 {
-	char path[256], buf[256];
+	char path[256], buf[4096];
+	const char *why;
 	int ret;
 
+	*cpus = NULL;
 	snprintf(path, sizeof(path), PROFILES "%s", name);
 	if (access(path, F_OK)) {
 		fprintf(stderr, "etecap: no profile %s (%s)%s\n", name, path,
@@ -262,10 +264,10 @@ int etecap_profile_cpus(const char *name, int *cpus, int max)
 		fprintf(stderr, "etecap: %s: %s\n", path, strerror(-ret));
 		return ret;
 	}
-	ret = etecap_parse_cpulist(buf, cpus, max);
+	ret = etecap_parse_cpulist(buf, cpus, &why);
 	if (ret < 0)
-		fprintf(stderr, "etecap: profile %s selects no CPU (cpus \"%s\")\n",
-			name, buf);
+		fprintf(stderr, "etecap: profile %s: cpus \"%s\": %s\n",
+			name, buf, why);
 	return ret;
 }
 

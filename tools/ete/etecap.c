@@ -100,11 +100,21 @@ static int setup(struct etecap *e)
 	int ret;
 
 	if (e->o.profile) {
-		ret = etecap_profile_cpus(e->o.profile, e->o.cpus, ETECAP_MAX_CPUS);
+		ret = etecap_profile_cpus(e->o.profile, &e->o.cpus);
 		if (ret < 0)
 			return ret;
 		e->o.ncpus = ret;
 	}
+	/* no -c: every online CPU, whatever their number and numbers */
+	if (!e->o.profile && !e->o.ncpus) {
+		ret = etecap_online_cpus(ETECAP_ONLINE, &e->o.cpus);
+		if (ret < 0)
+			return ret;
+		e->o.ncpus = ret;
+	}
+	e->cpu = calloc(e->o.ncpus, sizeof(*e->cpu));
+	if (!e->cpu)
+		return -ENOMEM;
 	ret = prepare_dir(e->o.outdir);
 	if (!ret && e->o.profile)
 		ret = etecap_profile_buffers(e->o.profile, e->o.cpus, e->o.ncpus);

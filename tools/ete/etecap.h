@@ -29,7 +29,9 @@
 #define ETE_VERSION		"unknown"
 #endif
 
-#define ETECAP_MAX_CPUS		64
+/* CPU numbers etecap takes: above any kernel's NR_CPUS (arm64: 4096) */
+#define ETECAP_CPU_LIMIT	65536
+#define ETECAP_ONLINE		"/sys/devices/system/cpu/online"
 #define ETECAP_MAX_RANGES	8
 #define ETECAP_MAX_SINGLES	8
 #define ETECAP_MAX_MEM		16
@@ -50,7 +52,7 @@ struct etecap_mem_arg {
 
 /* Everything the command line asked for; ETECAP_UNSET = leave the unit's */
 struct etecap_opts {
-	int cpus[ETECAP_MAX_CPUS];
+	int *cpus;		/* -c, a profile's, or the online CPUs */
 	int ncpus;
 	const char *profile;
 	const char *outdir;
@@ -122,7 +124,7 @@ struct etecap_memset {
 
 struct etecap {
 	struct etecap_opts o;
-	struct etecap_cpu cpu[ETECAP_MAX_CPUS];
+	struct etecap_cpu *cpu;	/* one per o.cpus[] */
 	struct etecap_memset mem;
 	bool started;		/* the trace ran: a snapshot is worth writing */
 	pid_t child;		/* the traced command, or 0 */
@@ -139,13 +141,14 @@ int etecap_interrupted(void);
 /* etecap-opts.c */
 int etecap_parse(struct etecap_opts *o, int argc, char **argv);
 void etecap_usage(FILE *f);
-int etecap_parse_cpulist(const char *s, int *cpus, int max);
+int etecap_parse_cpulist(const char *s, int **cpus, const char **why);
+int etecap_online_cpus(const char *path, int **cpus);
 
 /* etecap-sysfs.c */
 int etecap_sysfs_write(const char *path, const char *fmt, ...);
 int etecap_sysfs_read(const char *path, char *buf, size_t size);
 int etecap_configure(const struct etecap_opts *o);
-int etecap_profile_cpus(const char *name, int *cpus, int max);
+int etecap_profile_cpus(const char *name, int **cpus);
 int etecap_profile_buffers(const char *name, const int *cpus, int n);
 int etecap_profile_activate(const char *name, bool on);
 int etecap_write_unit_ini(const char *dir, int cpu);

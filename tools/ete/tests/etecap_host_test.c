@@ -32,27 +32,65 @@ struct cpulist_case {
 	const char *in;
 	int n;
 	int last;
+	const char *why;	/* what the message says, for a refusal */
 };
 
 static const struct cpulist_case cpulists[] = {
 	{ "0", 1, 0 }, { "0-3", 4, 3 }, { "0-3,6", 5, 6 }, { "7,2", 2, 2 },
-	{ "", -EINVAL, 0 }, { "x", -EINVAL, 0 }, { "3-1", -EINVAL, 0 },
-	{ "0-", -EINVAL, 0 }, { "-1", -EINVAL, 0 }, { "64", -EINVAL, 0 },
-	{ "0;1", -EINVAL, 0 },
+	{ "64", 1, 64 }, { "70", 1, 70 }, { "0-255", 256, 255 },
+	{ "0-63,65,128-255\n", 193, 255 }, { "4095", 1, 4095 },
+	{ "", -EINVAL, 0, "no CPU" }, { "x", -EINVAL, 0, "expected a CPU" },
+	{ "3-1", -EINVAL, 0, "goes from its first" },
+	{ "0-", -EINVAL, 0, "needs its last" },
+	{ "-1", -EINVAL, 0, "expected a CPU" },
+	{ "0;1", -EINVAL, 0, "separated by commas" },
+	{ "0,", -EINVAL, 0, "separated by commas" },
+	{ "1,0-3", -EINVAL, 0, "named twice" },
+	{ "65536", -EINVAL, 0, "up to 65535" },
+	{ "0-99999999999", -EINVAL, 0, "up to 65535" },
 };
 
 TEST(cpulist)
 {
-	int cpus[ETECAP_MAX_CPUS];
+	const char *why;
 	unsigned int i;
-	int n;
+	int *cpus, n;
 
 	for (i = 0; i < ARRAY_SIZE(cpulists); i++) {
-		n = etecap_parse_cpulist(cpulists[i].in, cpus, ETECAP_MAX_CPUS);
+		n = etecap_parse_cpulist(cpulists[i].in, &cpus, &why);
 		EXPECT_EQ(cpulists[i].n, n) TH_LOG("\"%s\"", cpulists[i].in);
-		if (n > 0)
+		if (n > 0) {
 			EXPECT_EQ(cpulists[i].last, cpus[n - 1]);
+			EXPECT_EQ(0, cpus[0] > cpus[n - 1] && cpulists[i].in[0] != '7');
+		} else if (cpulists[i].why) {
+			EXPECT_NE(NULL, strstr(why, cpulists[i].why))
+				TH_LOG("\"%s\": %s", cpulists[i].in, why);
+		}
+		free(cpus);
 	}
+}
+
+/* The online mask of a 256-CPU machine with holes, as sysfs writes it */
+TEST(online_cpus_any_count)
+{
+	char path[] = "/tmp/etecap-online-XXXXXX";
+	int fd = mkstemp(path), *cpus, n, i, want = 0;
+	const char *mask = "0-63,65,67-127,192-255\n";
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)strlen(mask), write(fd, mask, strlen(mask)));
+	close(fd);
+	n = etecap_online_cpus(path, &cpus);
+	unlink(path);
+	ASSERT_EQ(64 + 1 + 61 + 64, n);
+	for (i = 0; i < 256; i++) {
+		if ((i >= 0 && i <= 63) || i == 65 || (i >= 67 && i <= 127) ||
+		    i >= 192)
+			EXPECT_EQ(i, cpus[want++]);
+	}
+	free(cpus);
+	EXPECT_GT(0, etecap_online_cpus("/nonexistent/online", &cpus));
+	EXPECT_EQ(NULL, cpus);
 }
 
 struct parse_case {

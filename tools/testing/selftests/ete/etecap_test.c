@@ -126,6 +126,8 @@ static const struct bad_opts bad[] = {
 	{ "unknown option", { "--bogus" } },
 	{ "cpu list", { "--cpus", "x" } },
 	{ "cpu range backwards", { "--cpus", "3-1" } },
+	{ "cpu named twice", { "--cpus", "1,0-3" } },
+	{ "cpu above any kernel's", { "--cpus", "65536" } },
 	{ "mode", { "--mode", "sideways" } },
 	{ "buffer not a power of two", { "--buffer-size", "3000" } },
 	{ "buffer size with bad suffix", { "--buffer-size", "1Q" } },
@@ -438,6 +440,54 @@ TEST(timed_capture_writes_snapshot)
 	EXPECT_NE(NULL, strstr(s, "# other tasks alive at the stop\n"));
 	EXPECT_NE(NULL, strstr(s, "\n1 1 ")) TH_LOG("no line for PID 1: %s", s);
 	free(s);
+	EXPECT_EQ(0, units_enabled());
+}
+
+/* 1: a trace file with trace; 0: none; -1: an empty one */
+static int traced(const char *path)
+{
+	return file_size(path) ? 1 : access(path, F_OK) ? 0 : -1;
+}
+
+/*
+ * Any CPU set: a sparse -c traces those CPUs only, and with no -c etecap
+ * traces the CPUs online, not 0 to n-1 (CPU 2 offline: 0, 1 and 3).
+ */
+TEST(sparse_and_online_cpus)
+{
+	char dir[128], path[256], *ini;
+	const char *const sparse[] = { "etecap", "-q", "-c", "1,3", "-t", "100",
+				       "--no-kernel", "-o", dir, NULL };
+	const char *const online[] = { "etecap", "-q", "-t", "100",
+				       "--no-kernel", "-o", dir, NULL };
+	int cpu, rc;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	outdir(dir, "sparse");
+	ASSERT_EQ(0, etecap(sparse, NULL));
+	for (cpu = 0; cpu < NCPUS; cpu++) {
+		snprintf(path, sizeof(path), "%s/trace_cpu%d.bin", dir, cpu);
+		EXPECT_EQ(cpu % 2, traced(path)) TH_LOG("cpu%d", cpu);
+	}
+	snprintf(path, sizeof(path), "%s/snapshot.ini", dir);
+	ini = slurp(path, NULL);
+	ASSERT_NE(NULL, ini);
+	EXPECT_NE(NULL, strstr(ini, "cpu_1.ini"));
+	EXPECT_NE(NULL, strstr(ini, "cpu_3.ini"));
+	EXPECT_EQ(NULL, strstr(ini, "cpu_0.ini"));
+	EXPECT_EQ(NULL, strstr(ini, "cpu_2.ini"));
+	free(ini);
+
+	ASSERT_EQ(0, put("/sys/devices/system/cpu/cpu2/online", "0"));
+	outdir(dir, "online");
+	rc = etecap(online, NULL);
+	EXPECT_EQ(0, put("/sys/devices/system/cpu/cpu2/online", "1"));
+	ASSERT_EQ(0, rc);
+	for (cpu = 0; cpu < NCPUS; cpu++) {
+		snprintf(path, sizeof(path), "%s/trace_cpu%d.bin", dir, cpu);
+		EXPECT_EQ(cpu != 2, traced(path)) TH_LOG("cpu%d", cpu);
+	}
 	EXPECT_EQ(0, units_enabled());
 }
 
