@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "etecap.h"
@@ -42,6 +43,156 @@ static bool stale(const char *name)
 		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
 			return true;
 	return false;
+}
+
+/* The other files a snapshot holds: removing one removes only these */
+static bool ours(const char *name)
+{
+	static const char * const names[] = {
+		"snapshot.ini", "trace.ini", "etecap.txt", "machine.txt",
+		"contexts.txt", "memory.txt", "kernel.txt", "modules.txt",
+		".mem.tmp",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return stale(name);
+}
+
+/*
+ * Remove a snapshot directory etecap wrote: its files, then the directory;
+ * one that holds other files stays.  0 if it is gone (or never was).
+ */
+static int remove_snapshot(const char *dir)
+{
+	char path[512];
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+
+	if (!dp)
+		return errno == ENOENT ? 0 : -errno;
+	while ((d = readdir(dp)))
+		if (ours(d->d_name))
+			unlink(etecap_path(path, sizeof(path), "%s/%s", dir,
+					   d->d_name));
+	closedir(dp);
+	return rmdir(dir) && errno != ENOENT ? -errno : 0;
+}
+
+/* Bytes of CPU @cpu's buffer: -b, or what the TRBE is set to */
+static unsigned long long buffer_bytes(const struct etecap_opts *o, int cpu)
+{
+	char path[96], val[32];
+
+	if (o->buffer_size != ETECAP_UNSET)
+		return o->buffer_size;
+	snprintf(path, sizeof(path), "/sys/class/trbe/trbe%d/buffer_size", cpu);
+	return etecap_sysfs_read(path, val, sizeof(val)) ? 0 :
+	       strtoull(val, NULL, 0);
+}
+
+/*
+ * Everything that can be checked before anything is written: each CPU's
+ * trace unit and TRBE device, the rights to them, the room for the
+ * buffers.  A failure says what to do; -o DIR is not touched yet.
+ */
+static int preflight(const struct etecap *e)
+{
+	unsigned long long need = 0;
+	char path[512], dir[512], *slash;
+	struct statvfs fs;
+	int i;
+
+	for (i = 0; i < e->o.ncpus; i++) {
+		int cpu = e->o.cpus[i];
+
+		snprintf(path, sizeof(path), "/sys/class/ete/ete%d", cpu);
+		if (access(path, F_OK)) {
+			fprintf(stderr, "etecap: cpu%d has no trace unit (%s)\n"
+				"  load ete.ko (modprobe ete); if it is loaded, the firmware\n"
+				"  describes no ETE for this CPU\n", cpu, path);
+			return -ENODEV;
+		}
+		snprintf(path, sizeof(path), "/dev/trbe%d", cpu);
+		if (access(path, R_OK | W_OK)) {
+			if (errno == ENOENT)
+				fprintf(stderr, "etecap: cpu%d has no trace buffer (%s)\n"
+					"  load trbe.ko (modprobe trbe); if it is loaded, this CPU\n"
+					"  has no usable TRBE (/sys/class/trbe/trbe%d/present)\n",
+					cpu, path, cpu);
+			else
+				fprintf(stderr, "etecap: %s: %s\n"
+					"  run as root, or join the etetrace group of the driver's\n"
+					"  udev rule (60-ete-trbe.rules); tracing the kernel also\n"
+					"  needs CAP_PERFMON\n", path, strerror(errno));
+			return -errno;
+		}
+		need += buffer_bytes(&e->o, cpu);
+	}
+	/* the buffers' worth at least, where the snapshot will be */
+	snprintf(dir, sizeof(dir), "%s", e->o.outdir);
+	while (statvfs(dir, &fs)) {
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir) {
+			snprintf(dir, sizeof(dir), "%s", slash == dir ? "/" : ".");
+			if (statvfs(dir, &fs))
+				return 0;
+			break;
+		}
+		*slash = 0;
+	}
+	if ((unsigned long long)fs.f_bavail * fs.f_frsize < need) {
+		fprintf(stderr, "etecap: %s: %llu MiB free; buffers of %d CPU(s) need %llu MiB\n"
+			"  free some space, choose another -o, or a smaller -b\n",
+			dir, (unsigned long long)fs.f_bavail * fs.f_frsize >> 20,
+			e->o.ncpus, need >> 20);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/*
+ * The capture is complete in DIR.tmp: an earlier snapshot in DIR becomes
+ * DIR.old (as perf keeps perf.data.old), DIR.tmp becomes DIR.
+ */
+static int publish(struct etecap *e)
+{
+	char old[512];
+	struct stat st;
+	int ret;
+
+	snprintf(old, sizeof(old), "%s.old", e->dest);
+	/* an empty DIR (made for the run) is not worth keeping */
+	rmdir(e->dest);
+	if (!lstat(e->dest, &st)) {
+		ret = remove_snapshot(old);
+		if (ret) {
+			fprintf(stderr, "etecap: %s: %s\n"
+				"  it holds files etecap did not write: move them away;\n"
+				"  the new snapshot is in %s\n",
+				old, strerror(-ret), e->o.outdir);
+			return ret;
+		}
+		if (rename(e->dest, old)) {
+			ret = -errno;
+			fprintf(stderr, "etecap: %s to %s: %s\n"
+				"  the new snapshot is in %s\n",
+				e->dest, old, strerror(errno), e->o.outdir);
+			return ret;
+		}
+	}
+	if (rename(e->o.outdir, e->dest)) {
+		ret = -errno;
+		fprintf(stderr, "etecap: %s to %s: %s\n", e->o.outdir, e->dest,
+			strerror(errno));
+		return ret;
+	}
+	free(e->work);
+	e->work = NULL;
+	e->o.outdir = e->dest;
+	return 0;
 }
 
 static int prepare_dir(const char *dir)
@@ -96,7 +247,8 @@ static void report(const struct etecap *e)
 
 static int setup(struct etecap *e)
 {
-	char path[512];
+	char path[512], *dest;
+	const char *base;
 	int ret;
 
 	if (e->o.profile) {
@@ -115,6 +267,36 @@ static int setup(struct etecap *e)
 	e->cpu = calloc(e->o.ncpus, sizeof(*e->cpu));
 	if (!e->cpu)
 		return -ENOMEM;
+	ret = preflight(e);
+	if (ret)
+		return ret;
+	/* the capture goes to DIR.tmp; DIR changes only when it is complete */
+	dest = strdup(e->o.outdir);
+	if (!dest)
+		return -ENOMEM;
+	while (strlen(dest) > 1 && dest[strlen(dest) - 1] == '/')
+		dest[strlen(dest) - 1] = 0;
+	base = strrchr(dest, '/') ? strrchr(dest, '/') + 1 : dest;
+	if (!strcmp(base, ".") || !strcmp(base, "..") || !strcmp(dest, "/")) {
+		fprintf(stderr, "etecap: -o %s: name the snapshot directory itself\n"
+			"  (etecap writes DIR.tmp beside it, then renames it DIR)\n",
+			e->o.outdir);
+		free(dest);
+		return -EINVAL;
+	}
+	e->dest = dest;
+	if (asprintf(&e->work, "%s.tmp", e->dest) < 0) {
+		e->work = NULL;
+		return -ENOMEM;
+	}
+	e->o.outdir = e->work;
+	ret = remove_snapshot(e->work);
+	if (ret) {
+		fprintf(stderr, "etecap: %s: %s\n"
+			"  it holds files etecap did not write: move them away\n",
+			e->work, strerror(-ret));
+		return ret;
+	}
 	ret = prepare_dir(e->o.outdir);
 	if (!ret && e->o.profile)
 		ret = etecap_profile_buffers(e->o.profile, e->o.cpus, e->o.ncpus);
@@ -142,12 +324,17 @@ int main(int argc, char **argv)
 		return ret > 0 ? 0 : 2;
 	ret = etecap_setup_signals();
 	ret = ret ?: setup(&e);
-	if (ret)
+	if (ret) {
+		/* nothing was captured: DIR as it was, no DIR.tmp */
+		if (e.work)
+			remove_snapshot(e.work);
 		return 1;
+	}
 	ret = etecap_capture(&e);
 	if (!e.started) {
 		if (etecap_interrupted())
 			fprintf(stderr, "etecap: interrupted before the trace started\n");
+		remove_snapshot(e.work);
 		return 1;
 	}
 	if (e.o.kernel)
@@ -157,9 +344,12 @@ int main(int argc, char **argv)
 	if (e.contexts)
 		fclose(e.contexts);
 	if (etecap_write_snapshot(&e)) {
-		fprintf(stderr, "etecap: the snapshot in %s is incomplete\n", e.o.outdir);
+		fprintf(stderr, "etecap: the snapshot in %s is incomplete; %s is as it was\n",
+			e.o.outdir, e.dest);
 		return 1;
 	}
+	if (publish(&e))
+		return 1;
 	if (!e.o.quiet)
 		report(&e);
 	return ret ? 1 : 0;

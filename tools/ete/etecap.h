@@ -123,7 +123,9 @@ struct etecap_memset {
 };
 
 struct etecap {
-	struct etecap_opts o;
+	struct etecap_opts o;	/* o.outdir: where files go (DIR.tmp) */
+	const char *dest;	/* -o DIR, renamed from DIR.tmp at the end */
+	char *work;		/* DIR.tmp, until then */
 	struct etecap_cpu *cpu;	/* one per o.cpus[] */
 	struct etecap_memset mem;
 	bool started;		/* the trace ran: a snapshot is worth writing */

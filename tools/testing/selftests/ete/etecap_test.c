@@ -491,6 +491,87 @@ TEST(sparse_and_online_cpus)
 	EXPECT_EQ(0, units_enabled());
 }
 
+/* etecap with its stderr in @err: the exit status */
+static int etecap_stderr(const char *const *argv, const char *err)
+{
+	int st, fd;
+	pid_t pid = fork();
+
+	if (!pid) {
+		fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0)
+			dup2(fd, 2);
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, 1);
+		execvp("etecap", (char **)argv);
+		_exit(126);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/*
+ * -o DIR changes only when a capture is complete: a run that fails, before
+ * or after configuring, leaves the snapshot there as it was and no DIR.tmp;
+ * a complete one keeps the earlier snapshot as DIR.old.
+ */
+TEST(snapshot_replaced_only_when_complete)
+{
+	char dir[128], path[512], err[] = OUT "/keep.err", *first, *s;
+	const char *const ok[] = { "etecap", "-q", "-c", "0", "-t", "50",
+				   "--no-kernel", "-o", dir, NULL };
+	const char *const no_unit[] = { "etecap", "-q", "-c", "0,7", "-t", "50",
+					"--no-kernel", "-o", dir, NULL };
+	const char *const refused[] = { "etecap", "-q", "-c", "0", "--cycles=1",
+					"-t", "50", "--no-kernel", "-o", dir,
+					NULL };
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	outdir(dir, "keep");
+	snprintf(path, sizeof(path), "rm -rf %s %s.old %s.tmp", dir, dir, dir);
+	ASSERT_EQ(0, system(path));
+	ASSERT_EQ(0, etecap(ok, NULL));
+	snprintf(path, sizeof(path), "%s/etecap.txt", dir);
+	first = slurp(path, NULL);
+	ASSERT_NE(NULL, first);
+
+	/* no trace unit for CPU 7: refused before anything is written */
+	EXPECT_EQ(1, etecap_stderr(no_unit, err));
+	s = slurp(err, NULL);
+	ASSERT_NE(NULL, s);
+	EXPECT_NE(NULL, strstr(s, "cpu7 has no trace unit")) TH_LOG("%s", s);
+	EXPECT_NE(NULL, strstr(s, "load ete.ko")) TH_LOG("%s", s);
+	free(s);
+	/* the driver refuses a value: after DIR.tmp was made */
+	if (read_num(ETE0 "caps/cc_threshold_min") > 1)
+		EXPECT_EQ(1, etecap(refused, NULL));
+	s = slurp(path, NULL);
+	ASSERT_NE(NULL, s);
+	EXPECT_STREQ(first, s);
+	free(s);
+	snprintf(path, sizeof(path), "%s.tmp", dir);
+	EXPECT_NE(0, access(path, F_OK)) TH_LOG("%s left behind", path);
+	snprintf(path, sizeof(path), "%s.old", dir);
+	EXPECT_NE(0, access(path, F_OK)) TH_LOG("%s made by a failed run", path);
+
+	/* a complete run: the first snapshot becomes DIR.old */
+	ASSERT_EQ(0, etecap(ok, NULL));
+	snprintf(path, sizeof(path), "%s.old/etecap.txt", dir);
+	s = slurp(path, NULL);
+	ASSERT_NE(NULL, s);
+	EXPECT_STREQ(first, s);
+	free(s);
+	snprintf(path, sizeof(path), "%s/trace_cpu0.bin", dir);
+	EXPECT_LT(0ULL, file_size(path));
+	snprintf(path, sizeof(path), "%s.tmp", dir);
+	EXPECT_NE(0, access(path, F_OK));
+	free(first);
+	EXPECT_EQ(0, units_enabled());
+}
+
 /* ^C ends the capture and still writes a complete snapshot */
 TEST(sigint_still_writes_snapshot)
 {
