@@ -28,6 +28,7 @@
 #define MAX_CPUS	4
 #define REPLAY_BYTES	(4 * MB)
 #define PM_CYCLES	20
+#define REFINE_STEPS	3	/* between the sweep's last rate without loss and the next */
 
 static double step_secs = 2.0;
 static int ncpu = MAX_CPUS;
@@ -506,12 +507,30 @@ out:
 	return ret;
 }
 
+/* floor(sqrt(@x)), without libm */
+static unsigned int isqrt(unsigned long long x)
+{
+	unsigned long long lo = 0, hi = 1ULL << 32;
+
+	while (hi - lo > 1) {
+		unsigned long long mid = (lo + hi) / 2;
+
+		if (mid * mid <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static void bench_stream(void)
 {
 	static const unsigned int rates[] = {
 		64, 1024, 4096, 16384, 65536, 262144,
 	};
-	struct step st[ARRAY_SIZE(rates)] = { 0 }, *best = NULL, *slow = NULL;
+	struct step st[ARRAY_SIZE(rates) + REFINE_STEPS] = { 0 };
+	struct step *best = NULL, *slow = NULL;
+	unsigned int lo, hi, n = ARRAY_SIZE(rates);
 	unsigned char *seq = seq_bytes(0, REPLAY_BYTES);
 	double mem_bw, mem_secs_per_mib;
 	size_t i;
@@ -555,6 +574,32 @@ static void bench_stream(void)
 			snprintf(key, sizeof(key), "padding_per_mib_at_%u", rates[i]);
 			fig(key, st[i].padding, "lower",
 			    "IGNORE bytes per MiB published (64 B/ms = 64 KB/s, 1024 = 1 MB/s)");
+		}
+	}
+	/*
+	 * The steps are a factor 4 apart: halve the gap between the last
+	 * rate without loss and the first with, geometrically, a few times
+	 */
+	lo = best ? best->rate : 0;
+	hi = 0;
+	for (i = 0; i < n; i++)
+		if (st[i].rate > lo && st[i].loss && (!hi || st[i].rate < hi))
+			hi = st[i].rate;
+	for (i = n; lo && hi && i < n + REFINE_STEPS; i++) {
+		st[i].rate = isqrt((unsigned long long)lo * hi);
+		if (st[i].rate <= lo || st[i].rate >= hi || run_step(&st[i], seq))
+			break;
+		printf("# %8u %10.2f %10.2f %7.3f %9.0f %8.1f %8.1f %8.1f %9.0f (between)\n",
+		       st[i].rate, st[i].offered, st[i].delivered,
+		       100 * st[i].loss, st[i].padding, st[i].irqs,
+		       st[i].wakeups, st[i].flushes, st[i].accesses);
+		fflush(stdout);
+		if (st[i].loss) {
+			hi = st[i].rate;
+		} else {
+			lo = st[i].rate;
+			if (st[i].offered > best->offered)
+				best = &st[i];
 		}
 	}
 	if (best) {
