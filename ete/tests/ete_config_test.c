@@ -390,6 +390,203 @@ static void ete_config_conflicts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ete_config_validate(c, &ctx->caps), 0);
 }
 
+/*
+ * Comparator programming the architecture makes UNPREDICTABLE or
+ * CONSTRAINED UNPREDICTABLE is refused when a session starts; each case
+ * sets up one such combination on the defaults and names the rule the
+ * refusal must cite, then the same fields made legal must pass.
+ */
+struct ete_cmp_case {
+	const char *name;
+	const char *tag;	/* in the refusal, NULL: accepted */
+	void (*set)(struct ete_config *c);
+};
+
+static void cmp_range_reversed(struct ete_config *c)
+{
+	c->addr[2].value = 0x2000;
+	c->addr[3].value = 0x1fff;
+	c->include_ranges = BIT(1);
+}
+
+static void cmp_range_reversed_unused(struct ete_config *c)
+{
+	c->addr[2].value = 0x2000;
+	c->addr[3].value = 0x1fff;	/* no filter uses range 1 */
+}
+
+static void cmp_range_one_address(struct ete_config *c)
+{
+	c->addr[0].value = 0x2000;
+	c->addr[1].value = 0x2000;
+	c->exclude_ranges = BIT(0);
+}
+
+static void cmp_range_reversed_bb(struct ete_config *c)
+{
+	cmp_range_reversed_unused(c);
+	c->branch_broadcast = true;
+	c->bb_include = true;
+	c->bb_ranges = BIT(1);
+}
+
+static void cmp_range_reversed_ss(struct ete_config *c)
+{
+	cmp_range_reversed_unused(c);
+	c->ss[0].arc = BIT(1);
+}
+
+static void cmp_range_reversed_rs(struct ete_config *c)
+{
+	cmp_range_reversed_unused(c);
+	c->rs[2].group = 5;	/* address range comparators */
+	c->rs[2].select = BIT(1);
+}
+
+static void cmp_range_attrs_differ(struct ete_config *c)
+{
+	c->addr[0].value = 0x1000;
+	c->addr[1].value = 0x1fff;
+	c->addr[1].el_ns = ETE_EL0;	/* addr0 keeps every EL */
+	c->include_ranges = BIT(0);
+}
+
+static void cmp_range_context_differs(struct ete_config *c)
+{
+	c->addr[0].value = 0x1000;
+	c->addr[1].value = 0x1fff;
+	c->addr[0].context_type = 1;
+	c->q_elements = 3;
+	c->q_include = true;
+	c->q_ranges = BIT(0);
+}
+
+static void cmp_start_stop_same(struct ete_config *c)
+{
+	c->addr[4].value = 0x1000;
+	c->addr[5].value = 0x1000;
+	c->start_addrs = BIT(4);
+	c->stop_addrs = BIT(5);
+}
+
+static void cmp_start_stop_one_sac(struct ete_config *c)
+{
+	c->addr[4].value = 0x1000;
+	c->start_addrs = BIT(4);
+	c->stop_addrs = BIT(4);
+}
+
+static void cmp_start_stop_order(struct ete_config *c)
+{
+	c->addr[4].value = 0x2000;	/* start */
+	c->addr[5].value = 0x1000;	/* stop, lower address, higher SAC */
+	c->start_addrs = BIT(4);
+	c->stop_addrs = BIT(5);
+}
+
+static void cmp_start_order(struct ete_config *c)
+{
+	c->addr[4].value = 0x3000;
+	c->addr[6].value = 0x1000;
+	c->start_addrs = BIT(4) | BIT(6);
+}
+
+static void cmp_two_stops_one_address(struct ete_config *c)
+{
+	c->addr[4].value = 0x1000;	/* start */
+	c->addr[5].value = 0x1008;	/* two stops: one role, legal */
+	c->addr[6].value = 0x1008;
+	c->start_addrs = BIT(4);
+	c->stop_addrs = BIT(5) | BIT(6);
+}
+
+static void cmp_start_and_stop_twice(struct ete_config *c)
+{
+	c->addr[4].value = 0x1000;	/* start */
+	c->addr[5].value = 0x1008;	/* stop */
+	c->addr[6].value = 0x1008;	/* start again on the stop's address */
+	c->start_addrs = BIT(4) | BIT(6);
+	c->stop_addrs = BIT(5);
+}
+
+static void cmp_point_odd(struct ete_config *c)
+{
+	c->addr[4].value = 0x1001;
+	c->start_addrs = BIT(4);
+}
+
+static void cmp_point_odd_ss(struct ete_config *c)
+{
+	c->addr[7].value = 0x1003;
+	c->ss[1].sac = BIT(7);
+}
+
+static void cmp_point_odd_rs(struct ete_config *c)
+{
+	c->addr[7].value = 0x1003;
+	c->rs[3].group = 4;	/* single address comparators */
+	c->rs[3].select = BIT(7);
+}
+
+static void cmp_range_odd_end(struct ete_config *c)
+{
+	c->addr[0].value = 0x1000;
+	c->addr[1].value = 0x1fff;	/* a range ends on any byte */
+	c->include_ranges = BIT(0);
+}
+
+static const struct ete_cmp_case ete_cmp_cases[] = {
+	{ "range end below start", "SWFSPV", cmp_range_reversed },
+	{ "reversed range unused", NULL, cmp_range_reversed_unused },
+	{ "range of one address", NULL, cmp_range_one_address },
+	{ "reversed range in branch broadcast", "SWFSPV",
+	  cmp_range_reversed_bb },
+	{ "reversed range in a single-shot", "SWFSPV", cmp_range_reversed_ss },
+	{ "reversed range in a resource selector", "SWFSPV",
+	  cmp_range_reversed_rs },
+	{ "range halves with different ELs", "RXYJLC", cmp_range_attrs_differ },
+	{ "range halves with different contexts", "RXYJLC",
+	  cmp_range_context_differs },
+	{ "start and stop on one address", "RXHFYQ", cmp_start_stop_same },
+	{ "one SAC start and stop", "RXHFYQ", cmp_start_stop_one_sac },
+	{ "start/stop SACs out of address order", "RSFXZB",
+	  cmp_start_stop_order },
+	{ "start SACs out of address order", "RSFXZB", cmp_start_order },
+	{ "two stops on one address", NULL, cmp_two_stops_one_address },
+	{ "a start on a stop's address", "RVFFWS", cmp_start_and_stop_twice },
+	{ "start point on an odd address", "SMLDYK", cmp_point_odd },
+	{ "single-shot SAC on an odd address", "SMLDYK", cmp_point_odd_ss },
+	{ "resource SAC on an odd address", "SMLDYK", cmp_point_odd_rs },
+	{ "range ending on an odd byte", NULL, cmp_range_odd_end },
+};
+
+static void ete_cmp_case_desc(const struct ete_cmp_case *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ete_cmp, ete_cmp_cases, ete_cmp_case_desc);
+
+static void ete_config_comparator_rules(struct kunit *test)
+{
+	const struct ete_cmp_case *t = test->param_value;
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	const char *why;
+
+	t->set(&ctx->cfg);
+	why = ete_config_conflict(&ctx->cfg);
+	if (!t->tag) {
+		KUNIT_EXPECT_NULL_MSG(test, why, "%s", why ?: "");
+		KUNIT_EXPECT_EQ(test, ete_config_validate(&ctx->cfg,
+							  &ctx->caps), 0);
+		return;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, why);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, t->tag), "%s", why);
+	KUNIT_EXPECT_EQ(test, ete_config_validate(&ctx->cfg, &ctx->caps),
+			-EINVAL);
+}
+
 /* ------------------------------------------------------------------------
  * ete_config_image
  */
@@ -489,8 +686,14 @@ static void ete_image_fields(struct kunit *test)
 	c->rs[2] = (struct ete_rs_config){ 4, 0x3, true, true };
 	c->rs[3] = (struct ete_rs_config){ 4, 0x3, true, true };
 	c->ss[0] = (struct ete_ss_config){ 0x2, 0x1, 0, true, true };
+	/* Ranges in use legal: in order, halves alike (ete_config_conflict) */
+	c->addr[0].value = 0x1000;
+	c->addr[1].value = 0x2000;
+	c->addr[2] = (struct ete_addr_config){ 0xffff800000000000ULL, 1, 2,
+					      ETE_EL1, 0 };
 	c->addr[3] = (struct ete_addr_config){ 0xffff800008000000ULL, 1, 2,
 					      ETE_EL1, 0 };
+	c->addr[15].value = 0xffff900000000000ULL;
 	c->ctxid[5].mask = 0xf;
 	c->seq_fwd[1] = 0x4;
 	c->seq_bwd[1] = 0x85;
@@ -576,6 +779,7 @@ static struct kunit_case ete_param_cases[] = {
 	KUNIT_CASE(ete_config_defaults_valid),
 	KUNIT_CASE(ete_config_validate_against_caps),
 	KUNIT_CASE(ete_config_conflicts),
+	KUNIT_CASE_PARAM(ete_config_comparator_rules, ete_cmp_gen_params),
 	{}
 };
 

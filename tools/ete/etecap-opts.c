@@ -406,6 +406,9 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 			return "too many start/stop addresses";
 		if (parse_u64(arg, &v))
 			return "--start and --stop take an address";
+		/* no instruction starts at an odd address (SMLDYK) */
+		if (v & 1)
+			return "--start and --stop take an instruction's (even) address";
 		(start ? o->start_addr : o->stop_addr)[(*cnt)++] = v;
 		return NULL;
 	}
@@ -492,6 +495,44 @@ static const char *check_profile(const struct etecap_opts *o)
 	return NULL;
 }
 
+/* A start and a stop on one address is UNPREDICTABLE (RXHFYQ) */
+static const char *check_singles(const struct etecap_opts *o)
+{
+	const char *why =
+		"--start and --stop on one address is UNPREDICTABLE: stop at the next instruction";
+	int i, j;
+
+	for (i = 0; i < o->nstart; i++)
+		for (j = 0; j < o->nstop; j++)
+			if (o->start_addr[i] == o->stop_addr[j])
+				return why;
+	return NULL;
+}
+
+/*
+ * The --start and --stop addresses in the order etecap gives them single
+ * address comparators: by address, as the architecture requires of
+ * comparators used as start/stop points (RSFXZB).  Returns how many.
+ */
+int etecap_singles(const struct etecap_opts *o, struct etecap_single *out)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < o->nstart + o->nstop; i++) {
+		struct etecap_single s = {
+			.start = i < o->nstart,
+			.addr = i < o->nstart ? o->start_addr[i] :
+					       o->stop_addr[i - o->nstart],
+		};
+
+		for (j = n; j > 0 && out[j - 1].addr > s.addr; j--)
+			out[j] = out[j - 1];
+		out[j] = s;
+		n++;
+	}
+	return n;
+}
+
 /*
  * Fill @o from the command line.  Returns 0, 1 for --help and --version
  * (done: exit 0), or -EINVAL after printing what is wrong.
@@ -525,6 +566,8 @@ int etecap_parse(struct etecap_opts *o, int argc, char **argv)
 	msg = check_profile(o);
 	if (!msg && o->ninclude + o->nexclude > ETECAP_MAX_RANGES)
 		msg = "at most 8 include and exclude ranges together";
+	if (!msg)
+		msg = check_singles(o);
 	if (msg) {
 		fprintf(stderr, "etecap: %s\n", msg);
 		return -EINVAL;

@@ -89,11 +89,12 @@ static int set_str(const char *dir, int cpu, const char *attr, const char *s)
 /*
  * Address comparators: include ranges take range comparators 0.., exclude
  * ranges the next ones; start and stop addresses the single comparators
- * after those.
+ * after those, numbered in address order (RSFXZB).
  */
 static int configure_addresses(const struct etecap_opts *o, int cpu)
 {
-	int k, i, ret = 0, single, nr = o->ninclude + o->nexclude;
+	struct etecap_single singles[2 * ETECAP_MAX_SINGLES];
+	int k, i, n, ret = 0, single, nr = o->ninclude + o->nexclude;
 	unsigned long long inc = 0, exc = 0, start = 0, stop = 0;
 	char attr[32];
 
@@ -111,13 +112,11 @@ static int configure_addresses(const struct etecap_opts *o, int cpu)
 			exc |= 1ULL << k;
 	}
 	single = 2 * nr;
-	for (i = 0; i < o->nstart + o->nstop && !ret; i++, single++) {
-		bool is_start = i < o->nstart;
-
+	n = etecap_singles(o, singles);
+	for (i = 0; i < n && !ret; i++, single++) {
 		snprintf(attr, sizeof(attr), "addr%d/value", single);
-		ret = set(ETE_SYSFS, cpu, attr, "0x%llx", is_start ?
-			  o->start_addr[i] : o->stop_addr[i - o->nstart]);
-		if (is_start)
+		ret = set(ETE_SYSFS, cpu, attr, "0x%llx", singles[i].addr);
+		if (singles[i].start)
 			start |= 1ULL << single;
 		else
 			stop |= 1ULL << single;

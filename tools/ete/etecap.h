@@ -44,6 +44,12 @@ struct etecap_range {
 	__u64 last;
 };
 
+/* A --start or --stop address, as etecap gives it a single comparator */
+struct etecap_single {
+	__u64 addr;
+	bool start;
+};
+
 /* --mem FILE@VA */
 struct etecap_mem_arg {
 	const char *file;
@@ -144,6 +150,7 @@ int etecap_interrupted(void);
 int etecap_parse(struct etecap_opts *o, int argc, char **argv);
 void etecap_usage(FILE *f);
 int etecap_parse_cpulist(const char *s, int **cpus, const char **why);
+int etecap_singles(const struct etecap_opts *o, struct etecap_single *out);
 int etecap_online_cpus(const char *path, int **cpus);
 
 /* etecap-sysfs.c */

@@ -113,7 +113,38 @@ static const struct parse_case parses[] = {
 	{ -EINVAL, { "-p", "prof", "-c", "1" } },
 	{ -EINVAL, { "--cycles=4096" } },
 	{ 1, { "--help" } },
+	{ 0, { "--start", "0x2000", "--stop", "0x1000" } },
+	{ -EINVAL, { "--start", "0x1001" } },
+	{ -EINVAL, { "--stop", "0xffff800008010003" } },
+	{ -EINVAL, { "--start", "0x1000", "--stop", "0x1000" } },
 };
+
+/* Start/stop comparators numbered in address order (RSFXZB) */
+TEST(singles_in_address_order)
+{
+	static struct etecap_opts o;
+	struct etecap_single s[2 * ETECAP_MAX_SINGLES];
+	static const char * const args[] = {
+		"etecap", "--start", "0x3000", "--stop", "0x1000",
+		"--start", "0x2000", "--stop", "0x4000", NULL
+	};
+	char *argv[10];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(args); i++)
+		argv[i] = (char *)args[i];
+	optind = 0;
+	ASSERT_EQ(0, etecap_parse(&o, 9, argv));
+	ASSERT_EQ(4, etecap_singles(&o, s));
+	EXPECT_EQ(0x1000ULL, s[0].addr);
+	EXPECT_FALSE(s[0].start);
+	EXPECT_EQ(0x2000ULL, s[1].addr);
+	EXPECT_TRUE(s[1].start);
+	EXPECT_EQ(0x3000ULL, s[2].addr);
+	EXPECT_TRUE(s[2].start);
+	EXPECT_EQ(0x4000ULL, s[3].addr);
+	EXPECT_FALSE(s[3].start);
+}
 
 TEST(command_line)
 {

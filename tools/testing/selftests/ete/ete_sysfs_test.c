@@ -407,6 +407,50 @@ TEST_F(ete, conflicting_fields_refused_at_enable)
 }
 
 /*
+ * Comparators programmed as the architecture makes UNPREDICTABLE or
+ * CONSTRAINED UNPREDICTABLE are refused at enable, the status naming the
+ * rule: start/stop comparators out of address order (RSFXZB), a start and
+ * a stop on one address (RXHFYQ), a range ending below its start
+ * (SWFSPV), and a point address that cannot be an instruction's first
+ * byte (SMLDYK).  Made legal, the same session starts.
+ */
+TEST_F(ete, comparator_rules_refused_at_enable)
+{
+	static const struct {
+		const char *attr, *bad, *good, *tag;
+	} rules[] = {
+		{ "addr5/value", "0x1000", "0x3000", "RSFXZB" },
+		{ "addr5/value", "0x2000", "0x3000", "RXHFYQ" },
+		{ "addr4/value", "0x2001", "0x2000", "SMLDYK" },
+		{ "addr1/value", "0x3fff", "0x5000", "SWFSPV" },
+	};
+	char status[1024];
+	unsigned int i;
+
+	if (!self->ready)
+		return;
+	ASSERT_EQ(unit_put(2, "addr0/value", "0x4000"), 0);
+	ASSERT_EQ(unit_put(2, "addr1/value", "0x5000"), 0);
+	ASSERT_EQ(unit_put(2, "addr4/value", "0x2000"), 0);
+	ASSERT_EQ(unit_put(2, "addr5/value", "0x3000"), 0);
+	ASSERT_EQ(unit_put(2, "include_ranges", "0x1"), 0);
+	ASSERT_EQ(unit_put(2, "start_addrs", "0x10"), 0);
+	ASSERT_EQ(unit_put(2, "stop_addrs", "0x20"), 0);
+	for (i = 0; i < ARRAY_SIZE(rules); i++) {
+		ASSERT_EQ(unit_put(2, rules[i].attr, rules[i].bad), 0);
+		EXPECT_EQ(unit_put(2, "enable", "1"), -EINVAL)
+			TH_LOG("%s=%s", rules[i].attr, rules[i].bad);
+		ASSERT_GT(get(pathf(UNIT, 2, "status"), status,
+			      sizeof(status)), 0);
+		EXPECT_NE(strstr(status, rules[i].tag), NULL)
+			TH_LOG("%s", status);
+		ASSERT_EQ(unit_put(2, rules[i].attr, rules[i].good), 0);
+		EXPECT_EQ(unit_put(2, "enable", "1"), 0);
+		EXPECT_EQ(unit_put(2, "enable", "0"), 0);
+	}
+}
+
+/*
  * An external debugger's claim tag refuses the enable (EBUSY), also one
  * set at the very moment the driver sets its own: the CoreSight claim
  * protocol sets, reads back and backs off, leaving only the debugger's.
