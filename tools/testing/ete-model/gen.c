@@ -91,6 +91,33 @@ void em_fifo_drain(struct em_unit *u, unsigned int max)
 void em_fifo_flush(struct em_unit *u)
 {
 	em_fifo_out(u, u->fifo_len);
+	em_gen_overflow_out(u);
+}
+
+/**
+ * em_gen_overflow_out() - output an Overflow element the unit still owes
+ * @u: the unit
+ *
+ * RRPSPH: a unit disabled during overflow outputs the Overflow element
+ * before it becomes Idle; RTWBVY: a flush during overflow outputs it
+ * before the flush completes.  Whatever the unit made before the overflow
+ * goes first (RHRYKY); trace made afterwards starts with a synchronization
+ * (RDQBDH), as after a recovery in the generator.
+ *
+ * Context: the unit's lock held.
+ */
+void em_gen_overflow_out(struct em_unit *u)
+{
+	u8 pkt[2];
+
+	if (!u->overflow)
+		return;
+	em_fifo_out(u, u->fifo_len);
+	u->overflow = false;
+	em_trace_lost(&u->gen.tr);
+	em_fifo_push(u, pkt, em_pkt_overflow(pkt));
+	em_fifo_out(u, u->fifo_len);
+	u->gen.need_sync = true;
 }
 
 /**

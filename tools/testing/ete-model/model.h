@@ -372,6 +372,7 @@ u32 em_unit_midr(const struct em_unit *u);
 
 /* gen.c: trace generation */
 void em_gen_start(struct em_unit *u);
+void em_gen_overflow_out(struct em_unit *u);
 void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns);
 int em_gen_init(struct em_unit *u);
 void em_gen_free(struct em_unit *u);

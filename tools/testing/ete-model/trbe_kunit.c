@@ -622,12 +622,66 @@ static void rlddlp_overflow_emits_overflow_packet(struct kunit *test)
 					want, sizeof(want)));
 }
 
+/* The unit in overflow with room for nothing: an Overflow element owed */
+static struct em_unit *em_overflow_pending(struct kunit *test)
+{
+	struct em_test *t = test->priv;
+	struct em_unit *u = t->m->units[t->cpu];
+
+	em_trbe_setup(test, 4, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run(test);
+	ete_model_set_fault(t->m, t->cpu, EM_FAULT_SLOW_DRAIN);
+	em_tick(test, 2048);
+	ete_model_set_fault(t->m, t->cpu, EM_FAULT_NONE);
+	KUNIT_ASSERT_TRUE(test, READ_ONCE(u->overflow));
+	return u;
+}
+
+/* The last bytes the TRBE took are an Overflow packet */
+static void em_expect_ends_with_overflow(struct kunit *test)
+{
+	u8 want[4];
+	unsigned int n = em_pkt_overflow(want);
+	u64 ptr = em_peek(test, ETE_TRBPTR_EL1);
+
+	KUNIT_ASSERT_GE(test, ptr, em_base(test) + n);
+	KUNIT_EXPECT_EQ(test, memcmp((u8 *)(uintptr_t)(ptr - n), want, n), 0);
+}
+
+/* RRPSPH: disabled during overflow, the unit outputs the Overflow first */
+static void rrpsph_disable_outputs_pending_overflow(struct kunit *test)
+{
+	struct em_unit *u = em_overflow_pending(test);
+
+	em_wr(test, ETE_TRCPRGCTLR, 0);
+	em_isb(test);
+	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_IDLE, EM_POLLS));
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(u->overflow));
+	em_expect_ends_with_overflow(test);
+}
+
+/* RTWBVY: a flush during overflow outputs the Overflow before it completes */
+static void rtwbvy_flush_outputs_pending_overflow(struct kunit *test)
+{
+	struct em_unit *u = em_overflow_pending(test);
+
+	em_wr(test, ETE_TRFCR_EL1, 0);		/* RJLRQH: flush when prohibited */
+	em_isb(test);
+	em_sync(test, ETE_SYNC_TSB);
+	em_sync(test, ETE_SYNC_DSB);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(u->overflow));
+	em_expect_ends_with_overflow(test);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+}
+
 static struct kunit_case em_trace_cases[] = {
 	KUNIT_CASE(rttljc_trace_starts_with_sync),
 	KUNIT_CASE(rqhhsy_periodic_async_per_syncpr),
 	KUNIT_CASE(rmtlfh_viewinst_inactive_no_trace),
 	KUNIT_CASE(rkbffq_prohibited_no_trace),
 	KUNIT_CASE(rlddlp_overflow_emits_overflow_packet),
+	KUNIT_CASE(rrpsph_disable_outputs_pending_overflow),
+	KUNIT_CASE(rtwbvy_flush_outputs_pending_overflow),
 	{}
 };
 

@@ -154,6 +154,8 @@ static void em_next_state(struct em_unit *u)
 		em_fifo_drain(u, EM_FIFO_SIZE);
 		if (u->fifo_len)
 			break;
+		/* RRPSPH: an Overflow still owed goes out before Idle */
+		em_gen_overflow_out(u);
 		em_trbe_flush(u);
 		u->state = EM_IDLE;
 		em_apply_enable(u);
