@@ -247,6 +247,27 @@ static int em_rate_set(void *data, u64 val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(em_rate_fops, em_rate_get, em_rate_set, "%llu\n");
 
+static int em_context_id_get(void *data, u64 *val)
+{
+	struct em_unit *u = data;
+
+	*val = READ_ONCE(u->context_id);
+	return 0;
+}
+
+/* The context ID the program runs with from the next session: a PID */
+static int em_context_id_set(void *data, u64 val)
+{
+	struct em_unit *u = data;
+
+	if (val > U32_MAX)
+		return -ERANGE;
+	WRITE_ONCE(u->context_id, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(em_context_id_fops, em_context_id_get,
+			 em_context_id_set, "%llu\n");
+
 static int em_powerdown_get(void *data, u64 *val)
 {
 	struct em_unit *u = data;
@@ -611,6 +632,8 @@ void em_debugfs_init(struct ete_model *m)
 		debugfs_create_file_unsafe("delay", 0600, d, u,
 					   &em_delay_fops);
 		debugfs_create_file_unsafe("rate", 0600, d, u, &em_rate_fops);
+		debugfs_create_file_unsafe("context_id", 0600, d, u,
+					   &em_context_id_fops);
 		debugfs_create_file_unsafe("powerdown", 0600, d, u,
 					   &em_powerdown_fops);
 		debugfs_create_file_unsafe("trigger", 0200, d, u,

@@ -219,7 +219,7 @@ static void em_gen_config(struct em_unit *u, struct em_trace_cfg *c)
 	c->bb_include = bb & BIT(8);
 	c->cid = cfg & EM_CONFIGR_CID;
 	c->vmid = cfg & EM_CONFIGR_VMID;
-	c->cid_val = 0x1000 + u->cpu;
+	c->cid_val = READ_ONCE(u->context_id);
 	c->qe = FIELD_GET(GENMASK(14, 13), cfg);	/* TRCCONFIGR.QE */
 	if (p->idr[0] & EM_IDR0_QFILT) {
 		u64 q = u->trc[ETE_TRCQCTLR / 4];

@@ -271,6 +271,7 @@ struct em_unit {
 	bool overflow;
 	struct em_gen gen;
 	unsigned int rate;
+	u32 context_id;
 	enum ete_model_fault fault;
 
 	/* violation log */

@@ -355,6 +355,7 @@ struct ete_model *ete_model_create(const char *profile)
 		u->delay = EM_DEFAULT_DELAY;
 		u->pmstable_unknown = -1;
 		u->rate = 64;
+		u->context_id = 0x1000 + cpu;
 		em_unit_reset(u);
 		u->trfcr = 0;
 		u->trfcr_eff = 0;

@@ -116,6 +116,29 @@ const struct em_prog_region em_prog_regions[EM_PROG_NR_REGIONS] = {
 };
 EXPORT_SYMBOL_IF_KUNIT(em_prog_regions);
 
+#define EM_SYM(n, base, first, nwords)	\
+	{ .name = n, .va = (base) + 4 * (first), .size = 4 * (nwords) }
+
+/*
+ * The functions of the two regions, what a symbol table of the program
+ * would say: each from its entry to its last instruction, branch targets
+ * inside a function (loops, the skip and the jump) not functions of their
+ * own.  debugfs program/symbols lists them for the decoders (e2e tests).
+ */
+const struct em_prog_sym em_prog_syms[] = {
+	EM_SYM("user_main", EM_PROG_USER_VA, U_MAIN, U_JUMP - U_MAIN + 1),
+	EM_SYM("user_leaf", EM_PROG_USER_VA, U_LEAF, 2),
+	EM_SYM("user_mid", EM_PROG_USER_VA, U_MID, 6),
+	EM_SYM("user_alt", EM_PROG_USER_VA, U_ALT, 2),
+	EM_SYM("kernel_svc_entry", EM_PROG_KERN_VA, K_VEC, 10),
+	EM_SYM("kernel_leaf", EM_PROG_KERN_VA, K_LEAF, 2),
+	EM_SYM("kernel_mid", EM_PROG_KERN_VA, K_MID, K_LOOP + 5 - K_MID),
+};
+EXPORT_SYMBOL_IF_KUNIT(em_prog_syms);
+
+const unsigned int em_prog_nr_syms = ARRAY_SIZE(em_prog_syms);
+EXPORT_SYMBOL_IF_KUNIT(em_prog_nr_syms);
+
 /**
  * em_prog_fetch() - read an instruction of the program image
  * @va: its address

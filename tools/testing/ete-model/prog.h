@@ -110,6 +110,21 @@ struct em_walk {
 
 extern const struct em_prog_region em_prog_regions[EM_PROG_NR_REGIONS];
 
+/**
+ * struct em_prog_sym - a function of the program image
+ * @name: its name, as a symbol table would give it
+ * @va: address of its first instruction
+ * @size: bytes
+ */
+struct em_prog_sym {
+	const char *name;
+	u64 va;
+	u32 size;
+};
+
+extern const struct em_prog_sym em_prog_syms[];
+extern const unsigned int em_prog_nr_syms;
+
 void em_walk_init(struct em_walk *w, u32 seed, u8 kernel_el);
 int em_walk_step(struct em_walk *w, struct em_block *b);
 int em_prog_fetch(u64 va, u32 *insn);

@@ -120,12 +120,66 @@ static void prog_fetch_outside(struct kunit *test)
 			-EFAULT);
 }
 
+/*
+ * The symbol table describes the image: every instruction of a region in
+ * exactly one function, functions in address order, and every block a walk
+ * executes starting in a function and (but for a call or return) ending
+ * in the same one.
+ */
+static const struct em_prog_sym *prog_sym_of(u64 va)
+{
+	unsigned int i;
+
+	for (i = 0; i < em_prog_nr_syms; i++)
+		if (va >= em_prog_syms[i].va &&
+		    va < em_prog_syms[i].va + em_prog_syms[i].size)
+			return &em_prog_syms[i];
+	return NULL;
+}
+
+static void prog_symbols_cover_the_image(struct kunit *test)
+{
+	struct em_walk w;
+	struct em_block b;
+	unsigned int r, i, steps;
+	u32 insn;
+
+	for (i = 1; i < em_prog_nr_syms; i++)
+		if (em_prog_syms[i].va >> 32 == em_prog_syms[i - 1].va >> 32)
+			KUNIT_EXPECT_GE(test, em_prog_syms[i].va,
+					em_prog_syms[i - 1].va +
+					em_prog_syms[i - 1].size);
+	for (r = 0; r < EM_PROG_NR_REGIONS; r++) {
+		const struct em_prog_region *reg = &em_prog_regions[r];
+
+		for (i = 0; i < EM_PROG_REGION_SIZE / 4; i++) {
+			u64 va = reg->va + 4 * i;
+
+			KUNIT_ASSERT_EQ(test, em_prog_fetch(va, &insn), 0);
+			KUNIT_EXPECT_EQ_MSG(test, !!insn, !!prog_sym_of(va),
+					    "%s+0x%x", reg->name, 4 * i);
+		}
+	}
+	em_walk_init(&w, 1, 1);
+	for (steps = 0; steps < 10000; steps++) {
+		const struct em_prog_sym *s;
+
+		KUNIT_ASSERT_EQ(test, em_walk_step(&w, &b), 0);
+		s = prog_sym_of(b.start);
+		KUNIT_ASSERT_NOT_NULL(test, s);
+		KUNIT_EXPECT_LE_MSG(test, b.end, s->va + s->size,
+				    "block 0x%llx-0x%llx leaves %s", b.start,
+				    b.end, s->name);
+	}
+}
+
 static struct kunit_case prog_cases[] = {
 	KUNIT_CASE(prog_walk_first_blocks),
 	KUNIT_CASE(prog_walk_covers_every_kind),
 	KUNIT_CASE(prog_walk_eret_returns_after_svc),
 	KUNIT_CASE(prog_walk_is_deterministic),
 	KUNIT_CASE(prog_fetch_outside),
+	KUNIT_CASE(prog_symbols_cover_the_image),
 	{}
 };
 

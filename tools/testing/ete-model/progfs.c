@@ -4,6 +4,7 @@
  * (Documentation/model.rst, "Ground truth"; the e2e interface):
  *
  *   ete_model/program/layout        "<name> 0x<va> <size>" per region
+ *   ete_model/program/symbols       "0x<va> <size> <name>" per function
  *   ete_model/program/<name>.bin    the region's bytes
  *   ete_model/cpuN/truth            the records of the last session
  *   ete_model/cpuN/truth_mode       "ranges" or "hash", for the next session
@@ -30,6 +31,17 @@ static int em_layout_show(struct seq_file *s, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(em_layout);
+
+static int em_symbols_show(struct seq_file *s, void *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < em_prog_nr_syms; i++)
+		seq_printf(s, "0x%016llx %u %s\n", em_prog_syms[i].va,
+			   em_prog_syms[i].size, em_prog_syms[i].name);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(em_symbols);
 
 /* cpuN/truth: one record per seq_file step, copied under the unit's lock */
 static void *em_truth_start(struct seq_file *s, loff_t *pos)
@@ -163,6 +175,7 @@ void em_progfs_init(struct dentry *root)
 	unsigned int i;
 
 	debugfs_create_file("layout", 0444, d, NULL, &em_layout_fops);
+	debugfs_create_file("symbols", 0444, d, NULL, &em_symbols_fops);
 	for (i = 0; i < EM_PROG_NR_REGIONS; i++) {
 		em_prog_blobs[i].data = (void *)em_prog_regions[i].words;
 		em_prog_blobs[i].size = EM_PROG_REGION_SIZE;

@@ -37,7 +37,7 @@ out=/out/e2e/$name
 prog=$dbg/program
 mkdir -p "$out" /out/e2e/program
 cp "$prog/layout" /out/e2e/program/layout
-cp "$prog"/*.bin /out/e2e/program/
+cp "$prog"/*.bin "$prog/symbols" /out/e2e/program/
 
 restore= min_bytes=
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
@@ -57,6 +57,21 @@ done
 [ $# -gt 0 ] && shift
 
 mem=$(awk -v p="$prog" '{printf "--mem %s/%s.bin@%s ", p, $1, $2}' "$prog/layout")
+
+# The program runs as a task of its own on each CPU: a sleeping process
+# named ete_prog_cpuN whose PID the model's context ID packets carry, so
+# that etecap's contexts.txt (tasks alive at the stop) names it
+tasks=
+: >"$out/tasks.txt"
+for n in $cpus; do
+	# a subshell names itself (no exec after that to rename it)
+	(echo "ete_prog_cpu$n" >/proc/self/comm; while :; do sleep 1; done) &
+	t=$!
+	restore="$restore $(cat "$dbg/cpu$n/context_id")@$dbg/cpu$n/context_id"
+	echo "$t" >"$dbg/cpu$n/context_id"
+	echo "$n $t ete_prog_cpu$n" >>"$out/tasks.txt"
+	tasks="$tasks $t"
+done
 rc=0
 if [ -n "$min_bytes" ]; then
 	want=
@@ -82,6 +97,11 @@ else
 	# shellcheck disable=SC2086
 	etecap -q -c "$cpulist" -t "$ms" -o "$out/snapshot" --no-kernel $mem "$@" || rc=$?
 fi
+
+# shellcheck disable=SC2086 # a list of PIDs
+kill $tasks 2>/dev/null || true
+# The program's functions, as a symbol table beside its images would give
+[ -d "$out/snapshot" ] && cp "$prog/symbols" "$out/snapshot/symbols.txt"
 
 for n in $cpus; do
 	cat "$dbg/cpu$n/truth" >"$out/truth_cpu$n.txt"
