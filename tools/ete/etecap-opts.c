@@ -41,6 +41,8 @@ static const char usage[] =
 	"      --mem FILE@VA         add FILE as memory at VA (repeatable)\n"
 	"      --no-kernel           do not save kernel text and module addresses\n"
 	"      --progress MS         progress line interval on stderr (0: none)\n"
+	"      --perf-data FILE      also write the snapshot as a perf.data FILE\n"
+	"                            (its code as ELF images in FILE.d/)\n"
 	"  -q, --quiet               no progress, only errors\n"
 	"  -h, --help                this help\n"
 	"      --version             print the version and exit\n";
@@ -300,7 +302,7 @@ static bool one_of(const char *s, const char *a, const char *b, const char *c)
 enum {
 	OPT_INCLUDE = 256, OPT_EXCLUDE, OPT_START, OPT_STOP, OPT_CYCLES,
 	OPT_TS, OPT_RS, OPT_BB, OPT_NOCID, OPT_SYNC, OPT_BEHIND, OPT_MEM,
-	OPT_NOKERNEL, OPT_PROGRESS, OPT_Q, OPT_VERSION,
+	OPT_NOKERNEL, OPT_PROGRESS, OPT_Q, OPT_VERSION, OPT_PERF_DATA,
 };
 
 static const struct option long_opts[] = {
@@ -326,6 +328,7 @@ static const struct option long_opts[] = {
 	{ "mem", required_argument, NULL, OPT_MEM },
 	{ "no-kernel", no_argument, NULL, OPT_NOKERNEL },
 	{ "progress", required_argument, NULL, OPT_PROGRESS },
+	{ "perf-data", required_argument, NULL, OPT_PERF_DATA },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -469,6 +472,11 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 		if (parse_u64(arg, &v) || v > INT_MAX)
 			return "--progress takes milliseconds";
 		o->progress_ms = v;
+		return NULL;
+	case OPT_PERF_DATA:
+		if (!*arg)
+			return "--perf-data takes a file name";
+		o->perf_data = arg;
 		return NULL;
 	case 'q':
 		o->quiet = true;

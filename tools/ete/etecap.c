@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "etecap.h"
+#include "perfdata.h"
 
 /* snprintf into @buf, for paths; a path that does not fit is cut */
 char *etecap_path(char *buf, size_t size, const char *fmt, ...)
@@ -130,6 +131,23 @@ static int preflight(const struct etecap *e)
 			return -errno;
 		}
 		need += buffer_bytes(&e->o, cpu);
+	}
+	/* --perf-data FILE: its directory must take it, after the capture */
+	if (e->o.perf_data) {
+		snprintf(path, sizeof(path), "%s", e->o.perf_data);
+		slash = strrchr(path, '/');
+		if (!slash)
+			snprintf(path, sizeof(path), ".");
+		else if (slash == path)
+			path[1] = 0;	/* /FILE: the root */
+		else
+			*slash = 0;
+		if (access(path, W_OK | X_OK)) {
+			fprintf(stderr, "etecap: --perf-data %s: %s: %s\n"
+				"  name a file in a directory that exists and that you may write\n",
+				e->o.perf_data, path, strerror(errno));
+			return -errno;
+		}
 	}
 	/* the buffers' worth at least, where the snapshot will be */
 	snprintf(dir, sizeof(dir), "%s", e->o.outdir);
@@ -245,6 +263,29 @@ static void report(const struct etecap *e)
 		e->o.outdir, e->mem.n, e->o.outdir, e->cpu[0].cpu);
 }
 
+/*
+ * --perf-data FILE: the published snapshot as a perf.data (perfdata.c),
+ * its ELF images in FILE.d/.  The snapshot stays whatever happens.
+ */
+static int write_perf_data(const struct etecap *e)
+{
+	struct perfdata_opts po = {
+		.cpu = -1,
+		.log = e->o.quiet ? NULL : stderr,
+	};
+	char err[512];
+	int ret;
+
+	ret = perfdata_write(e->o.outdir, e->o.perf_data, &po, err,
+			     sizeof(err));
+	if (ret)
+		fprintf(stderr,
+			"etecap: perf.data not written: %s; the snapshot in %s is complete: convert it on the host with ete-decode %s --to-perf %s\n",
+			err[0] ? err : strerror(-ret), e->o.outdir,
+			e->o.outdir, e->o.perf_data);
+	return ret;
+}
+
 static int setup(struct etecap *e)
 {
 	char path[512], *dest;
@@ -352,5 +393,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (!e.o.quiet)
 		report(&e);
+	if (e.o.perf_data && write_perf_data(&e))
+		return 1;
 	return ret ? 1 : 0;
 }

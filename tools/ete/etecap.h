@@ -13,6 +13,8 @@
  *                      of the traced processes, the kernel, --mem files
  *   etecap-snapshot.c  the snapshot's ini files, gap lists and summary,
  *                      machine.txt (the tool, the kernel, the CPUs)
+ *   perfdata.c         --perf-data: the published snapshot as a perf.data
+ *                      (shared with the host's ete-decode --to-perf)
  */
 #ifndef ETECAP_H
 #define ETECAP_H
@@ -85,6 +87,7 @@ struct etecap_opts {
 	bool kernel;		/* collect kernel text and modules */
 	bool quiet;
 	int progress_ms;
+	const char *perf_data;	/* --perf-data FILE, or NULL */
 	char **cmd;		/* NULL: no command */
 };
 

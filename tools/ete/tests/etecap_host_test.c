@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etecap's pure parts on the host (post.d/etecap_host.sh builds and runs
+ * etecap's pure parts on the host (host.d/etecap_host.sh builds and runs
  * this): the command line, the memory set that must never hand OpenCSD
- * two overlapping images, and the gap records translated from stream to
- * file offsets.  Linked with etecap-opts.c, etecap-mem.c, etecap-gaps.c.
+ * two overlapping images, the gap records translated from stream to file
+ * offsets, and --perf-data's conversion of a snapshot.  Linked with
+ * etecap-opts.c, etecap-mem.c, etecap-gaps.c, perfdata.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include "kselftest_harness.h"
 
 #include "../etecap.h"
+#include "../perfdata.h"
 
 /* etecap.c and etecap-capture.c are not linked: what etecap-mem.c needs */
 char *etecap_path(char *buf, size_t size, const char *fmt, ...)
@@ -117,6 +119,9 @@ static const struct parse_case parses[] = {
 	{ -EINVAL, { "--start", "0x1001" } },
 	{ -EINVAL, { "--stop", "0xffff800008010003" } },
 	{ -EINVAL, { "--start", "0x1000", "--stop", "0x1000" } },
+	{ 0, { "--perf-data", "perf.data", "-o", "dir" } },
+	{ -EINVAL, { "--perf-data", "" } },
+	{ -EINVAL, { "--perf-data" } },
 };
 
 /* Start/stop comparators numbered in address order (RSFXZB) */
@@ -182,7 +187,30 @@ TEST(command_line)
 	EXPECT_EQ(1LL << 20, o.buffer_size);
 	ASSERT_NE(NULL, o.cmd);
 	EXPECT_STREQ("true", o.cmd[0]);
+	EXPECT_EQ(NULL, o.perf_data);
 	close(devnull);
+}
+
+/* --perf-data FILE: the file as given, relative to the current directory */
+TEST(perf_data_option)
+{
+	static struct etecap_opts o;
+	static const char * const args[] = {
+		"etecap", "-o", "snap", "--perf-data", "out/perf.data", "--",
+		"true", NULL
+	};
+	char *argv[8];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(args); i++)
+		argv[i] = (char *)args[i];
+	optind = 0;
+	ASSERT_EQ(0, etecap_parse(&o, 7, argv));
+	ASSERT_NE(NULL, o.perf_data);
+	EXPECT_STREQ("out/perf.data", o.perf_data);
+	EXPECT_STREQ("snap", o.outdir);
+	ASSERT_NE(NULL, o.cmd);
+	EXPECT_STREQ("true", o.cmd[0]);
 }
 
 /* ------------------------------------------------------------------------
@@ -414,6 +442,129 @@ TEST(gaps_written_at_file_offsets)
 		       ETE_TRBE_GAP_DROPPED, ETE_TRBE_GAP_OVERWRITTEN,
 		       ETE_TRBE_GAP_STOPPED);
 	free(c.jumps);
+}
+
+/* ------------------------------------------------------------------------
+ * --perf-data: perfdata_write() on a small snapshot written here
+ */
+
+FIXTURE(perfdata) {
+	char dir[64];
+	char out[128];
+	char err[512];
+};
+
+static int put_file(const char *dir, const char *name, const void *p,
+		    size_t len)
+{
+	char path[128];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, p, len) != (ssize_t)len)
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+static int put_text(const char *dir, const char *name, const char *text)
+{
+	return put_file(dir, name, text, strlen(text));
+}
+
+/* One CPU, one memory image of four NOPs, one traced task */
+FIXTURE_SETUP(perfdata)
+{
+	static const unsigned char nops[16] = {
+		0x1f, 0x20, 0x03, 0xd5, 0x1f, 0x20, 0x03, 0xd5,
+		0x1f, 0x20, 0x03, 0xd5, 0x1f, 0x20, 0x03, 0xd5,
+	};
+	/* A-Sync, Trace Info: any bytes will do, perfdata does not decode */
+	static const unsigned char trace[16] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x01, 0x01, 0x00, 0x00,
+	};
+
+	strcpy(self->dir, "/tmp/etecap_perfdata.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->out, sizeof(self->out), "%s/perf.data", self->dir);
+	ASSERT_EQ(0, put_text(self->dir, "snapshot.ini",
+			      "[snapshot]\nversion=1.0\n\n"
+			      "[device_list]\ndevice0=cpu_0.ini\ndevice1=ETE_0.ini\n\n"
+			      "[trace]\nmetadata=trace.ini\n"));
+	ASSERT_EQ(0, put_text(self->dir, "trace.ini",
+			      "[trace_buffers]\nbuffers=buffer0\n\n"
+			      "[buffer0]\nname=ETB_0\nfile=trace_cpu0.bin\nformat=source_data\n\n"
+			      "[source_buffers]\nETE_0=ETB_0\n\n"
+			      "[core_trace_sources]\ncpu_0=ETE_0\n"));
+	ASSERT_EQ(0, put_text(self->dir, "ETE_0.ini",
+			      "[device]\nname=ETE_0\nclass=trace_source\ntype=ETE\n\n"
+			      "[regs]\nTRCIDR0=0x801cea1\nTRCIDR1=0x4100fff0\n"
+			      "TRCIDR2=0xd0001088\nTRCIDR8=0x0\nTRCCONFIGR=0x41\n"
+			      "TRCTRACEIDR=0x1\nTRCDEVARCH=0x47705a13\n"
+			      "TRCAUTHSTATUS=0xc0c\n"));
+	ASSERT_EQ(0, put_text(self->dir, "cpu_0.ini",
+			      "[device]\nname=cpu_0\nclass=core\ntype=ARM-AA64\n\n"
+			      "[regs]\nPC(size:64)=0x0\n\n"
+			      "[dump0]\nfile=mem_0.bin\naddress=0x400000\nlength=0x10\n"));
+	ASSERT_EQ(0, put_text(self->dir, "contexts.txt",
+			      "# context_id(pid) tgid comm\n100 100 workload\n"));
+	ASSERT_EQ(0, put_file(self->dir, "mem_0.bin", nops, sizeof(nops)));
+	ASSERT_EQ(0, put_file(self->dir, "trace_cpu0.bin", trace,
+			      sizeof(trace)));
+}
+
+FIXTURE_TEARDOWN(perfdata)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->dir);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/* the first @len bytes of @path, or "" */
+static const char *head_of(const char *path, size_t len)
+{
+	static char buf[16];
+	int fd = open(path, O_RDONLY);
+
+	memset(buf, 0, sizeof(buf));
+	if (fd >= 0) {
+		if (read(fd, buf, len) != (ssize_t)len)
+			buf[0] = 0;
+		close(fd);
+	}
+	return buf;
+}
+
+TEST_F(perfdata, file_starts_with_magic)
+{
+	char elf[192];
+
+	ASSERT_EQ(0, perfdata_write(self->dir, self->out, NULL, self->err,
+				    sizeof(self->err)))
+		TH_LOG("%s", self->err);
+	EXPECT_EQ(0, memcmp("PERFILE2", head_of(self->out, 8), 8));
+	/* the image, named after its address (no memory.txt), in FILE.d/ */
+	snprintf(elf, sizeof(elf), "%s.d/mem_400000.elf", self->out);
+	EXPECT_EQ(0, memcmp("\177ELF", head_of(elf, 4), 4)) TH_LOG("%s", elf);
+}
+
+TEST_F(perfdata, no_unit_ini_says_which)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/ETE_0.ini", self->dir);
+	ASSERT_EQ(0, unlink(path));
+	EXPECT_EQ(-ENOENT, perfdata_write(self->dir, self->out, NULL,
+					  self->err, sizeof(self->err)));
+	EXPECT_NE(NULL, strstr(self->err, path)) TH_LOG("%s", self->err);
+	EXPECT_NE(NULL, strstr(self->err, strerror(ENOENT)))
+		TH_LOG("%s", self->err);
+	/* nothing written */
+	EXPECT_NE(0, access(self->out, F_OK));
 }
 
 TEST_HARNESS_MAIN

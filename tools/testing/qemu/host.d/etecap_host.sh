@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # etecap's pure parts built for the host and run there (no VM needed):
-# tools/ete/tests/etecap_host_test.c, the command line, the memory set and
-# the gap records at file offsets.
+# tools/ete/tests/etecap_host_test.c, the command line, the memory set,
+# the gap records at file offsets and --perf-data's perf.data writer.
 #
 # Usage: etecap_host.sh BUILD_DIR [RUN...]; prints TAP.
 set -uo pipefail
@@ -18,7 +18,8 @@ ksft=$(ls -d "$build"/linux-source-*/tools/testing/selftests 2>/dev/null | head 
 if ! gcc -O1 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
 	-I"$ksft" -I"$top/include/uapi" \
 	-o "$out" "$src/tests/etecap_host_test.c" "$src/etecap-opts.c" \
-	"$src/etecap-mem.c" "$src/etecap-gaps.c" 2>"$out.log"; then
+	"$src/etecap-mem.c" "$src/etecap-gaps.c" "$src/perfdata.c" \
+	2>"$out.log"; then
 	echo "TAP version 13"
 	echo "1..1"
 	echo "not ok 1 etecap_host_test builds"
