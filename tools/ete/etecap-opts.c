@@ -20,8 +20,11 @@ static const char usage[] =
 	"\n"
 	"  -o, --output DIR          snapshot directory (default etecap.snapshot)\n"
 	"  -c, --cpus LIST           CPUs to trace, e.g. 0-3,6 (default: all online)\n"
+	"  -a, --all-cpus            every online CPU (system-wide; no --cpus)\n"
 	"  -p, --profile NAME        use configfs profile NAME (its CPUs and settings)\n"
 	"  -t, --duration TIME       stop after TIME (ms, or with s/ms suffix)\n"
+	"      --preset NAME         autofdo, flight, kernel or user: a set of the\n"
+	"                            options below; options given explicitly win\n"
 	"  -e, --el LIST             exception levels: 0,1,2, user, kernel or all\n"
 	"      --include START-LAST  trace only inside [START, LAST] (repeatable)\n"
 	"      --exclude START-LAST  do not trace inside [START, LAST] (repeatable)\n"
@@ -303,11 +306,14 @@ enum {
 	OPT_INCLUDE = 256, OPT_EXCLUDE, OPT_START, OPT_STOP, OPT_CYCLES,
 	OPT_TS, OPT_RS, OPT_BB, OPT_NOCID, OPT_SYNC, OPT_BEHIND, OPT_MEM,
 	OPT_NOKERNEL, OPT_PROGRESS, OPT_Q, OPT_VERSION, OPT_PERF_DATA,
+	OPT_PRESET,
 };
 
 static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "cpus", required_argument, NULL, 'c' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "preset", required_argument, NULL, OPT_PRESET },
 	{ "profile", required_argument, NULL, 'p' },
 	{ "duration", required_argument, NULL, 't' },
 	{ "el", required_argument, NULL, 'e' },
@@ -386,8 +392,16 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 		return parse_duration(arg, &o->duration_ms) ?
 			"--duration takes milliseconds, or a number with s or ms" : NULL;
 	case 'e':
+		o->el_given = true;
 		return parse_el(arg, &o->el_mask) ?
 			"--el takes a list of 0, 1, 2, or user, kernel, all" : NULL;
+	case 'a':
+		o->all_cpus = true;
+		return NULL;
+	case OPT_PRESET:
+		o->preset = etecap_find_preset(arg);
+		return o->preset ? NULL :
+			"--preset is autofdo, flight, kernel or user (etecap(1), PRESETS)";
 	case OPT_INCLUDE:
 	case OPT_EXCLUDE: {
 		bool inc = c == OPT_INCLUDE;
@@ -485,6 +499,53 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 	return "";
 }
 
+/*
+ * Presets: named option sets for the common uses (etecap(1), PRESETS).
+ * They fill only what the command line left unset, wherever --preset is.
+ */
+static const struct etecap_preset presets[] = {
+	{ .name = "autofdo", .el = "user", .mode = "fill",
+	  .buffer_size = 16 << 20, .return_stack = 1, .timestamps = 0,
+	  .what = "user space, every branch, no timestamps, 16 MiB, fill mode" },
+	{ .name = "flight", .el = "all", .mode = "circular",
+	  .buffer_size = 4 << 20, .return_stack = 1, .timestamps = 1,
+	  .what = "flight recorder: the newest 4 MiB per CPU (circular mode), timestamps" },
+	{ .name = "kernel", .el = "kernel", .mode = "fill",
+	  .buffer_size = 4 << 20, .return_stack = 1, .timestamps = 1,
+	  .what = "the kernel only, timestamps" },
+	{ .name = "user", .el = "user", .mode = "fill",
+	  .buffer_size = 4 << 20, .return_stack = 1, .timestamps = 1,
+	  .what = "user space only, timestamps" },
+};
+
+const struct etecap_preset *etecap_find_preset(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(presets); i++)
+		if (!strcmp(presets[i].name, name))
+			return &presets[i];
+	return NULL;
+}
+
+static void apply_preset(struct etecap_opts *o)
+{
+	const struct etecap_preset *p = o->preset;
+
+	if (!p)
+		return;
+	if (!o->el_given)
+		parse_el(p->el, &o->el_mask);
+	if (!o->mode)
+		o->mode = p->mode;
+	if (o->buffer_size == ETECAP_UNSET)
+		o->buffer_size = p->buffer_size;
+	if (o->return_stack == ETECAP_UNSET)
+		o->return_stack = p->return_stack;
+	if (o->timestamps == ETECAP_UNSET)
+		o->timestamps = p->timestamps;
+}
+
 /* With --profile the unit and buffer settings are the profile's */
 static const char *check_profile(const struct etecap_opts *o)
 {
@@ -551,7 +612,7 @@ int etecap_parse(struct etecap_opts *o, int argc, char **argv)
 	int c;
 
 	opts_defaults(o);
-	while ((c = getopt_long(argc, argv, "+o:c:p:t:e:b:m:qh", long_opts,
+	while ((c = getopt_long(argc, argv, "+o:c:ap:t:e:b:m:qh", long_opts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			etecap_usage(stdout);
@@ -571,7 +632,16 @@ int etecap_parse(struct etecap_opts *o, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
-	msg = check_profile(o);
+	if (o->all_cpus && o->ncpus)
+		msg = "--all-cpus traces every online CPU: no --cpus with it";
+	else if (o->all_cpus && o->profile)
+		msg = "--profile selects the CPUs: no --all-cpus with it";
+	else if (o->preset && o->profile)
+		msg = "--profile carries the trace settings: no --preset with it";
+	else
+		msg = check_profile(o);
+	if (!msg)
+		apply_preset(o);
 	if (!msg && o->ninclude + o->nexclude > ETECAP_MAX_RANGES)
 		msg = "at most 8 include and exclude ranges together";
 	if (!msg)

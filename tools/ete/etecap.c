@@ -363,6 +363,9 @@ int main(int argc, char **argv)
 	ret = etecap_parse(&e.o, argc, argv);
 	if (ret)
 		return ret > 0 ? 0 : 2;
+	if (e.o.preset && !e.o.quiet)
+		fprintf(stderr, "etecap: --preset %s: %s\n", e.o.preset->name,
+			e.o.preset->what);
 	ret = etecap_setup_signals();
 	ret = ret ?: setup(&e);
 	if (ret) {

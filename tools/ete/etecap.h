@@ -52,6 +52,17 @@ struct etecap_single {
 	bool start;
 };
 
+/* --preset NAME: what it sets where the command line did not */
+struct etecap_preset {
+	const char *name;
+	const char *el;
+	const char *mode;
+	long long buffer_size;
+	int return_stack;
+	int timestamps;
+	const char *what;
+};
+
 /* --mem FILE@VA */
 struct etecap_mem_arg {
 	const char *file;
@@ -65,6 +76,9 @@ struct etecap_opts {
 	const char *profile;
 	const char *outdir;
 	int el_mask;
+	bool el_given;		/* -e given (all leaves el_mask unset) */
+	bool all_cpus;		/* -a */
+	const struct etecap_preset *preset;
 	struct etecap_range include[ETECAP_MAX_RANGES];
 	struct etecap_range exclude[ETECAP_MAX_RANGES];
 	int ninclude, nexclude;
@@ -154,6 +168,7 @@ int etecap_parse(struct etecap_opts *o, int argc, char **argv);
 void etecap_usage(FILE *f);
 int etecap_parse_cpulist(const char *s, int **cpus, const char **why);
 int etecap_singles(const struct etecap_opts *o, struct etecap_single *out);
+const struct etecap_preset *etecap_find_preset(const char *name);
 int etecap_online_cpus(const char *path, int **cpus);
 
 /* etecap-sysfs.c */

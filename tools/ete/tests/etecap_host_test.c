@@ -119,10 +119,55 @@ static const struct parse_case parses[] = {
 	{ -EINVAL, { "--start", "0x1001" } },
 	{ -EINVAL, { "--stop", "0xffff800008010003" } },
 	{ -EINVAL, { "--start", "0x1000", "--stop", "0x1000" } },
+	{ 0, { "-a", "-t", "1s" } },
+	{ -EINVAL, { "-a", "-c", "0-1" } },
+	{ -EINVAL, { "--preset", "fast" } },
+	{ -EINVAL, { "--preset", "user", "-p", "prof" } },
 	{ 0, { "--perf-data", "perf.data", "-o", "dir" } },
 	{ -EINVAL, { "--perf-data", "" } },
 	{ -EINVAL, { "--perf-data" } },
 };
+
+/* --preset fills what the command line left unset, wherever it is */
+static int parse_words(struct etecap_opts *o, const char *const *words)
+{
+	char *argv[16];
+	int n = 0;
+
+	argv[n++] = "etecap";
+	while (*words && n < 15)
+		argv[n++] = (char *)*words++;
+	argv[n] = NULL;
+	optind = 0;
+	return etecap_parse(o, n, argv);
+}
+
+TEST(presets)
+{
+	static struct etecap_opts o;
+	static const char * const autofdo[] = { "--preset", "autofdo", NULL };
+	static const char * const flight[] = {
+		"-b", "1M", "--preset", "flight", NULL
+	};
+	static const char * const user_all[] = {
+		"--preset", "user", "-e", "all", NULL
+	};
+
+	ASSERT_EQ(0, parse_words(&o, autofdo));
+	EXPECT_EQ(1, o.el_mask);		/* EL0 */
+	EXPECT_STREQ("fill", o.mode);
+	EXPECT_EQ(16LL << 20, o.buffer_size);
+	EXPECT_EQ(0, o.timestamps);
+	EXPECT_EQ(1, o.return_stack);
+	ASSERT_EQ(0, parse_words(&o, flight));
+	EXPECT_STREQ("circular", o.mode);
+	EXPECT_EQ(1LL << 20, o.buffer_size);	/* -b before --preset wins */
+	EXPECT_EQ(1, o.timestamps);
+	EXPECT_EQ(ETECAP_UNSET, o.el_mask);	/* every EL */
+	ASSERT_EQ(0, parse_words(&o, user_all));
+	EXPECT_EQ(ETECAP_UNSET, o.el_mask);	/* -e all after it wins */
+	EXPECT_FALSE(o.all_cpus);
+}
 
 /* Start/stop comparators numbered in address order (RSFXZB) */
 TEST(singles_in_address_order)

@@ -491,6 +491,63 @@ TEST(sparse_and_online_cpus)
 	EXPECT_EQ(0, units_enabled());
 }
 
+/* TRCCONFIGR= of CPU @cpu's ETE_<cpu>.ini in @dir, or -1 */
+static long long ini_configr(const char *dir, int cpu)
+{
+	char path[256], *ini, *p;
+	long long v = -1;
+
+	snprintf(path, sizeof(path), "%s/ETE_%d.ini", dir, cpu);
+	ini = slurp(path, NULL);
+	p = ini ? strstr(ini, "TRCCONFIGR=") : NULL;
+	if (p)
+		v = strtoll(p + strlen("TRCCONFIGR="), NULL, 0);
+	free(ini);
+	return v;
+}
+
+/*
+ * -a traces the online CPUs, system-wide (CPU 2 offline: 0, 1 and 3), and
+ * --preset flight's settings reach the units: timestamps and the return
+ * stack in TRCCONFIGR (TS, bit 11; RS, bit 12); neither without a preset
+ * on units reset to their defaults
+ */
+TEST(all_cpus_with_preset)
+{
+	char dir[128], path[256];
+	const char *const all[] = { "etecap", "-q", "-a", "--preset", "flight",
+				    "-t", "100", "--no-kernel", "-o", dir,
+				    NULL };
+	const char *const plain[] = { "etecap", "-q", "-a", "-t", "100",
+				      "--no-kernel", "-o", dir, NULL };
+	int cpu, rc;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	ASSERT_EQ(0, put("/sys/devices/system/cpu/cpu2/online", "0"));
+	outdir(dir, "all");
+	rc = etecap(all, NULL);
+	EXPECT_EQ(0, put("/sys/devices/system/cpu/cpu2/online", "1"));
+	ASSERT_EQ(0, rc);
+	for (cpu = 0; cpu < NCPUS; cpu++) {
+		snprintf(path, sizeof(path), "%s/trace_cpu%d.bin", dir, cpu);
+		EXPECT_EQ(cpu != 2, traced(path)) TH_LOG("cpu%d", cpu);
+		if (cpu != 2)
+			EXPECT_EQ(3LL << 11, ini_configr(dir, cpu) & (3LL << 11))
+				TH_LOG("cpu%d TRCCONFIGR 0x%llx", cpu,
+				       ini_configr(dir, cpu));
+	}
+	/* etecap leaves what it was not asked to set: the units' defaults */
+	for (cpu = 0; cpu < NCPUS; cpu++) {
+		snprintf(path, sizeof(path), "/sys/class/ete/ete%d/reset", cpu);
+		EXPECT_EQ(0, put(path, "1"));
+	}
+	outdir(dir, "all_plain");
+	ASSERT_EQ(0, etecap(plain, NULL));
+	EXPECT_EQ(0, ini_configr(dir, 0) & (3LL << 11));
+	EXPECT_EQ(0, units_enabled());
+}
+
 /* etecap with its stderr in @err: the exit status */
 static int etecap_stderr(const char *const *argv, const char *err)
 {
