@@ -95,10 +95,15 @@ static void drain_all(struct etecap *e, bool running)
 {
 	int i;
 
-	for (i = 0; i < e->o.ncpus; i++)
+	for (i = 0; i < e->o.ncpus; i++) {
 		if (!running || !e->cpu[i].flight)
 			trbe_consumer_drain(&consumers[i], write_out,
 					    &e->cpu[i]);
+		/* the ring keeps the last 64 records: copy them as they come */
+		if (etecap_collect_gaps(&e->cpu[i], consumers[i].hdr) &&
+		    !write_err)
+			write_err = -ENOMEM;
+	}
 }
 
 static int open_cpus(struct etecap *e)
@@ -196,8 +201,15 @@ static int finish_cpus(struct etecap *e)
 		c->state = h->state;
 		c->last_error = h->last_error;
 		ret = ret ?: etecap_write_gaps(e->o.outdir, c, h);
+		if (c->gaps_missed)
+			fprintf(stderr,
+				"etecap: cpu%d: %llu gap record(s) left the driver's ring before they were read: gaps_cpu%d.txt misses them; drain more often (a bigger buffer, a lower watermark)\n",
+				c->cpu, (unsigned long long)c->gaps_missed,
+				c->cpu);
 		free(c->jumps);
 		c->jumps = NULL;
+		free(c->gaps);
+		c->gaps = NULL;
 		if (fclose(c->out) && !ret)
 			ret = -errno;
 		c->out = NULL;

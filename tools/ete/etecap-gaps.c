@@ -63,6 +63,50 @@ __u64 etecap_file_offset(const struct etecap_cpu *c, __u64 stream)
 	return f < limit ? f : limit;
 }
 
+/*
+ * Copy the records the driver added to the ring of @h since the last call
+ * into @c->gaps, as the capture goes (at every drain): the ring holds the
+ * last ETE_TRBE_MAX_GAPS only.  The driver writes a record, then
+ * gap_count (a write barrier between); a record copied here is kept only
+ * if gap_count, read again after the copy, shows it was not overwritten
+ * meanwhile.  Records gone before they were copied are counted in
+ * @c->gaps_missed.  0 or -ENOMEM.
+ */
+int etecap_collect_gaps(struct etecap_cpu *c,
+			const struct ete_trbe_mmap_page *h)
+{
+	__u64 n1 = __atomic_load_n(&h->gap_count, __ATOMIC_ACQUIRE), n2, i;
+	unsigned int start = c->ngaps, k, kept;
+
+	if (n1 > ETE_TRBE_MAX_GAPS && c->gaps_seen < n1 - ETE_TRBE_MAX_GAPS) {
+		c->gaps_missed += n1 - ETE_TRBE_MAX_GAPS - c->gaps_seen;
+		c->gaps_seen = n1 - ETE_TRBE_MAX_GAPS;
+	}
+	if (c->ngaps + (n1 - c->gaps_seen) > c->gaps_cap) {
+		unsigned int cap = c->ngaps + (n1 - c->gaps_seen) + 64;
+		struct ete_trbe_gap *g = realloc(c->gaps, cap * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		c->gaps = g;
+		c->gaps_cap = cap;
+	}
+	for (i = c->gaps_seen; i < n1; i++)
+		c->gaps[c->ngaps++] = h->gaps[i % ETE_TRBE_MAX_GAPS];
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	n2 = __atomic_load_n(&h->gap_count, __ATOMIC_RELAXED);
+	/* record i was overwritten during the copy if i < n2 - MAX */
+	for (k = start, kept = start, i = c->gaps_seen; k < c->ngaps; k++, i++) {
+		if (n2 > ETE_TRBE_MAX_GAPS && i < n2 - ETE_TRBE_MAX_GAPS)
+			c->gaps_missed++;
+		else
+			c->gaps[kept++] = c->gaps[k];
+	}
+	c->ngaps = kept;
+	c->gaps_seen = n1;
+	return 0;
+}
+
 struct gap_line {
 	__u64 offset;
 	long long lost;
@@ -81,25 +125,26 @@ static int by_offset(const void *a, const void *b)
 
 /*
  * gaps_cpu<N>.txt: "offset lost reason" at file offsets, in file order:
- * every driver record still in the header's ring, and every jump of the
- * reader that no driver record marks (reason ETE_TRBE_GAP_OVERWRITTEN,
- * lost the bytes jumped over).  0 or -errno.
+ * every driver record (collected during the capture, and the last ones
+ * from @h now), and every jump of the reader that no driver record marks
+ * (reason ETE_TRBE_GAP_OVERWRITTEN, lost the bytes jumped over).
+ * 0 or -errno.
  */
-int etecap_write_gaps(const char *dir, const struct etecap_cpu *c,
+int etecap_write_gaps(const char *dir, struct etecap_cpu *c,
 		      const struct ete_trbe_mmap_page *h)
 {
-	__u64 i, first = h->gap_count > ETE_TRBE_MAX_GAPS ?
-			 h->gap_count - ETE_TRBE_MAX_GAPS : 0;
-	unsigned int n = 0, nd, k, j;
+	unsigned int i, n = 0, nd, k, j;
 	struct gap_line *g;
 	char path[512];
 	FILE *f;
 
-	g = calloc(h->gap_count - first + c->njumps + 1, sizeof(*g));
+	if (etecap_collect_gaps(c, h))
+		return -ENOMEM;
+	g = calloc(c->ngaps + c->njumps + 1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
-	for (i = first; i < h->gap_count; i++, n++) {
-		const struct ete_trbe_gap *d = &h->gaps[i % ETE_TRBE_MAX_GAPS];
+	for (i = 0; i < c->ngaps; i++, n++) {
+		const struct ete_trbe_gap *d = &c->gaps[i];
 
 		g[n].offset = etecap_file_offset(c, d->offset);
 		g[n].lost = d->lost;

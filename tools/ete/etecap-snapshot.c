@@ -141,9 +141,11 @@ static int write_summary(const struct etecap *e)
 			c->cpu, (unsigned long long)c->bytes,
 			(unsigned long long)c->gap_count,
 			(unsigned long long)c->lost_bytes);
-		fprintf(f, " wraps=%llu state=%u last_error=%d\n",
+		fprintf(f, " wraps=%llu state=%u last_error=%d",
 			(unsigned long long)c->wrap_count, c->state,
 			c->last_error);
+		fprintf(f, " gap_records_missed=%llu\n",
+			(unsigned long long)c->gaps_missed);
 	}
 	return close_file(f);
 }

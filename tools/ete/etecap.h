@@ -121,6 +121,11 @@ struct etecap_cpu {
 	struct etecap_jump *jumps;
 	unsigned int njumps;
 	unsigned int jumps_cap;
+	struct ete_trbe_gap *gaps;	/* the driver's records, copied */
+	unsigned int ngaps;
+	unsigned int gaps_cap;
+	__u64 gaps_seen;	/* records of the ring looked at */
+	__u64 gaps_missed;	/* records gone from the ring unread */
 	__u64 gap_count;
 	__u64 lost_bytes;
 	__u64 wrap_count;
@@ -199,7 +204,9 @@ int etecap_write_snapshot(struct etecap *e);
 /* etecap-gaps.c */
 int etecap_track_piece(struct etecap_cpu *c, __u64 offset, size_t len);
 __u64 etecap_file_offset(const struct etecap_cpu *c, __u64 stream);
-int etecap_write_gaps(const char *dir, const struct etecap_cpu *c,
+int etecap_collect_gaps(struct etecap_cpu *c,
+			const struct ete_trbe_mmap_page *h);
+int etecap_write_gaps(const char *dir, struct etecap_cpu *c,
 		      const struct ete_trbe_mmap_page *h);
 
 /* helpers */

@@ -487,6 +487,68 @@ TEST(gaps_written_at_file_offsets)
 		       ETE_TRBE_GAP_DROPPED, ETE_TRBE_GAP_OVERWRITTEN,
 		       ETE_TRBE_GAP_STOPPED);
 	free(c.jumps);
+	free(c.gaps);
+}
+
+/* The driver's side of the ring: a STOPPED gap at stream offset @off */
+static void driver_gap(struct ete_trbe_mmap_page *h, __u64 off)
+{
+	struct ete_trbe_gap *g = &h->gaps[h->gap_count % ETE_TRBE_MAX_GAPS];
+
+	g->offset = off;
+	g->lost = ETE_TRBE_LOST_UNKNOWN;
+	g->reason = ETE_TRBE_GAP_STOPPED;
+	h->gap_count++;
+}
+
+static int count_lines(const char *dir)
+{
+	char path[256], line[128];
+	FILE *f;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/gaps_cpu0.txt", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n++;
+	fclose(f);
+	return n;
+}
+
+/*
+ * More gaps than the driver's ring holds (64): the ones copied at each
+ * drain are all written, even those long gone from the ring by the stop;
+ * those the ring lost between two drains are counted as missed.  A STOPPED
+ * gap moves no stream offset, so nothing else would show it.
+ */
+TEST(gaps_beyond_the_ring)
+{
+	static const __u64 piece[][2] = { { 0, 200000 } };
+	static struct ete_trbe_mmap_page h;
+	struct etecap_cpu c = { .cpu = 0 };
+	char dir[] = "/tmp/etecap_ringXXXXXX";
+	int i;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	ASSERT_EQ(0, feed(&c, piece, 1));
+	for (i = 1; i <= 100; i++) {
+		driver_gap(&h, 1000 * i);
+		if (i % 40 == 0)	/* a drain every 40 gaps */
+			ASSERT_EQ(0, etecap_collect_gaps(&c, &h));
+	}
+	ASSERT_EQ(0, etecap_write_gaps(dir, &c, &h));
+	EXPECT_EQ(100, count_lines(dir));
+	EXPECT_EQ(0, c.gaps_missed);
+	/* 70 more with no drain between: 6 left the ring unread */
+	for (i = 101; i <= 170; i++)
+		driver_gap(&h, 1000 * i);
+	ASSERT_EQ(0, etecap_write_gaps(dir, &c, &h));
+	EXPECT_EQ(164, count_lines(dir));
+	EXPECT_EQ(6, c.gaps_missed);
+	free(c.jumps);
+	free(c.gaps);
 }
 
 /* ------------------------------------------------------------------------
