@@ -17,6 +17,8 @@
 #include <linux/stddef.h>
 #include <linux/sysfs.h>
 
+#include <asm/virt.h>
+
 #include <ete/compat.h>
 #include <ete/core.h>
 #include <ete/param.h>
@@ -278,6 +280,30 @@ static ssize_t trf_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(trf);
 
+/*
+ * Where a context ID filter finds the PID: "cid" (CONTEXTIDR_EL1, a kernel
+ * at EL1: context ID comparators), "vmid" (CONTEXTIDR_EL2 traced as the
+ * VMID, a VHE kernel: VMID comparators), or "none" (the kernel does not
+ * write PIDs there, CONFIG_PID_IN_CONTEXTIDR, or the unit has no such
+ * comparator).
+ */
+static ssize_t pid_context_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct ete_unit *u = dev_get_drvdata(dev);
+	const char *where = "none";
+
+	if (IS_ENABLED(CONFIG_PID_IN_CONTEXTIDR)) {
+		if (!is_kernel_in_hyp_mode() && u->caps.num_cidc)
+			where = "cid";
+		else if (is_kernel_in_hyp_mode() && u->caps.num_vmidc &&
+			 u->caps.vmidopt)
+			where = "vmid";
+	}
+	return sysfs_emit(buf, "%s\n", where);
+}
+static DEVICE_ATTR_RO(pid_context);
+
 static struct attribute *ete_caps_attrs[] = {
 	&ete_caps_attr_revision.attr.attr,
 	&ete_caps_attr_return_stack.attr.attr,
@@ -315,6 +341,7 @@ static struct attribute *ete_caps_attrs[] = {
 	&ete_caps_attr_num_counters.attr.attr,
 	&ete_caps_attr_max_speculation.attr.attr,
 	&dev_attr_trf.attr,
+	&dev_attr_pid_context.attr,
 	NULL,
 };
 

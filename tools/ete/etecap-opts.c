@@ -4,9 +4,11 @@
  * is written to sysfs, so that a bad option changes nothing.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,6 +37,8 @@ static const char usage[] =
 	"      --return-stack        return stack (TRCCONFIGR.RS)\n"
 	"      --branch-broadcast    branch broadcast (TRCCONFIGR.BB)\n"
 	"      --no-context-id       no context ID (PID) packets\n"
+	"      --pid PID[,PID...]    trace only these tasks (and their threads)\n"
+	"      --comm NAME           trace only the tasks named NAME at the start\n"
 	"      --q-elements          Q elements with instruction counts\n"
 	"                            (TRCCONFIGR.QE; the path is lost in them)\n"
 	"      --sync-period BYTES   A-Sync period, a power of two\n"
@@ -306,7 +310,7 @@ enum {
 	OPT_INCLUDE = 256, OPT_EXCLUDE, OPT_START, OPT_STOP, OPT_CYCLES,
 	OPT_TS, OPT_RS, OPT_BB, OPT_NOCID, OPT_SYNC, OPT_BEHIND, OPT_MEM,
 	OPT_NOKERNEL, OPT_PROGRESS, OPT_Q, OPT_VERSION, OPT_PERF_DATA,
-	OPT_PRESET,
+	OPT_PRESET, OPT_PID, OPT_COMM,
 };
 
 static const struct option long_opts[] = {
@@ -326,6 +330,8 @@ static const struct option long_opts[] = {
 	{ "return-stack", no_argument, NULL, OPT_RS },
 	{ "branch-broadcast", no_argument, NULL, OPT_BB },
 	{ "no-context-id", no_argument, NULL, OPT_NOCID },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "q-elements", no_argument, NULL, OPT_Q },
 	{ "sync-period", required_argument, NULL, OPT_SYNC },
 	{ "buffer-size", required_argument, NULL, 'b' },
@@ -397,6 +403,27 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 			"--el takes a list of 0, 1, 2, or user, kernel, all" : NULL;
 	case 'a':
 		o->all_cpus = true;
+		return NULL;
+	case OPT_PID: {
+		char *copy = strdup(arg), *tok, *save = NULL;
+		const char *bad = NULL;
+
+		for (tok = strtok_r(copy, ",", &save); tok && !bad;
+		     tok = strtok_r(NULL, ",", &save)) {
+			if (parse_u64(tok, &v) || !v || v > 4194304)
+				bad = "--pid takes PIDs, 1 to 4194304, comma separated";
+			else if (o->npids == ETECAP_MAX_PIDS)
+				bad = "--pid: at most 8 tasks (context ID comparators)";
+			else
+				o->pids[o->npids++] = v;
+		}
+		free(copy);
+		return bad;
+	}
+	case OPT_COMM:
+		if (!*arg || strlen(arg) > 15)
+			return "--comm takes a task name of 1 to 15 characters";
+		o->comm = arg;
 		return NULL;
 	case OPT_PRESET:
 		o->preset = etecap_find_preset(arg);
@@ -546,6 +573,98 @@ static void apply_preset(struct etecap_opts *o)
 		o->timestamps = p->timestamps;
 }
 
+/* Add @tid to the PIDs unless there; -E2BIG when the comparators are full */
+static int add_pid(struct etecap_opts *o, __u32 tid)
+{
+	int i;
+
+	for (i = 0; i < o->npids; i++)
+		if (o->pids[i] == tid)
+			return 0;
+	if (o->npids == ETECAP_MAX_PIDS)
+		return -E2BIG;
+	o->pids[o->npids++] = tid;
+	return 0;
+}
+
+/* The threads of @pid under @proc/<pid>/task, added; -E2BIG */
+static int add_threads(struct etecap_opts *o, const char *proc, __u32 pid)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%u/task", proc, pid);
+	dir = opendir(path);
+	if (!dir)
+		return 0;	/* gone, or not ours to see: the PID alone */
+	while (!ret && (d = readdir(dir)))
+		if (d->d_name[0] >= '1' && d->d_name[0] <= '9')
+			ret = add_pid(o, strtoul(d->d_name, NULL, 10));
+	closedir(dir);
+	return ret;
+}
+
+/**
+ * etecap_resolve_pids() - the tasks of --pid and --comm, now
+ * @o: the options; o->pids gets every thread of each --pid process and
+ *	of each process whose name is --comm
+ * @proc: "/proc" (a test's tree otherwise)
+ *
+ * The context ID holds the thread's PID (the kernel writes it at each
+ * switch), so a process is all its threads as they are at the start; one
+ * made later is not traced.  Returns 0, -ESRCH (no task named --comm) or
+ * -E2BIG (more threads than context ID comparators), having said so.
+ */
+int etecap_resolve_pids(struct etecap_opts *o, const char *proc)
+{
+	__u32 given[ETECAP_MAX_PIDS];
+	int i, n = o->npids, ret = 0, found = 0;
+	char path[PATH_MAX], name[32];
+	struct dirent *d;
+	DIR *dir;
+
+	memcpy(given, o->pids, sizeof(given));
+	for (i = 0; i < n && !ret; i++)
+		ret = add_threads(o, proc, given[i]);
+	if (!ret && o->comm) {
+		dir = opendir(proc);
+		while (dir && !ret && (d = readdir(dir))) {
+			FILE *f;
+
+			if (d->d_name[0] < '1' || d->d_name[0] > '9')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/comm", proc, d->d_name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			if (fgets(name, sizeof(name), f)) {
+				name[strcspn(name, "\n")] = 0;
+				if (!strcmp(name, o->comm)) {
+					found++;
+					ret = add_pid(o, strtoul(d->d_name, NULL, 10));
+					ret = ret ?: add_threads(o, proc,
+								 strtoul(d->d_name, NULL, 10));
+				}
+			}
+			fclose(f);
+		}
+		if (dir)
+			closedir(dir);
+		if (!ret && !found) {
+			fprintf(stderr, "etecap: --comm %s: no task of that name is running\n",
+				o->comm);
+			return -ESRCH;
+		}
+	}
+	if (ret == -E2BIG)
+		fprintf(stderr,
+			"etecap: --pid/--comm: more than %d threads (one context ID comparator each): name fewer tasks\n",
+			ETECAP_MAX_PIDS);
+	return ret;
+}
+
 /* With --profile the unit and buffer settings are the profile's */
 static const char *check_profile(const struct etecap_opts *o)
 {
@@ -638,6 +757,10 @@ int etecap_parse(struct etecap_opts *o, int argc, char **argv)
 		msg = "--profile selects the CPUs: no --all-cpus with it";
 	else if (o->preset && o->profile)
 		msg = "--profile carries the trace settings: no --preset with it";
+	else if ((o->npids || o->comm) && o->profile)
+		msg = "--profile carries the trace settings: no --pid or --comm with it";
+	else if ((o->npids || o->comm) && o->context_id == 0)
+		msg = "--pid and --comm filter on the context ID: not with --no-context-id";
 	else
 		msg = check_profile(o);
 	if (!msg)

@@ -135,6 +135,50 @@ static int configure_addresses(const struct etecap_opts *o, int cpu)
 	return ret;
 }
 
+/*
+ * --pid, --comm: ViewInst only while the context ID is one of the tasks'
+ * PIDs: a comparator per PID (context ID or VMID comparators, as
+ * caps/pid_context says the kernel holds the PID), resource selector 2
+ * over them, selector 2 as the ViewInst event.
+ */
+static int configure_pids(const struct etecap_opts *o, int cpu)
+{
+	char path[160], where[16], attr[32];
+	bool vmid;
+	int k, ret = 0;
+
+	if (!o->npids)
+		return 0;
+	snprintf(path, sizeof(path), ETE_SYSFS "caps/pid_context", cpu);
+	if (etecap_sysfs_read(path, where, sizeof(where)) ||
+	    !strcmp(where, "none")) {
+		fprintf(stderr,
+			"etecap: cpu%d: --pid/--comm: the trace does not carry PIDs this unit can compare (%s: %s): the kernel needs CONFIG_PID_IN_CONTEXTIDR\n",
+			cpu, path, where);
+		return -EOPNOTSUPP;
+	}
+	vmid = !strcmp(where, "vmid");
+	snprintf(path, sizeof(path), ETE_SYSFS "caps/%s", cpu,
+		 vmid ? "num_vmid_comparators" : "num_context_id_comparators");
+	if (etecap_sysfs_read(path, attr, sizeof(attr)) ||
+	    strtol(attr, NULL, 0) < o->npids) {
+		fprintf(stderr,
+			"etecap: cpu%d: --pid/--comm: %d tasks, %s comparators on this unit (%s): name fewer tasks\n",
+			cpu, o->npids, attr, path);
+		return -EOPNOTSUPP;
+	}
+	for (k = 0; k < o->npids && !ret; k++) {
+		snprintf(attr, sizeof(attr), "%s%d/value", vmid ? "vmid" : "ctxid",
+			 k);
+		ret = set(ETE_SYSFS, cpu, attr, "%llu", o->pids[k]);
+	}
+	/* the group first: the selection is checked against it */
+	ret = ret ?: set(ETE_SYSFS, cpu, "rs2/group", "%llu", vmid ? 7 : 6);
+	ret = ret ?: set(ETE_SYSFS, cpu, "rs2/select", "0x%llx",
+			 (1ULL << o->npids) - 1);
+	return ret ?: set(ETE_SYSFS, cpu, "viewinst_event", "%llu", 2);
+}
+
 static int configure_unit(const struct etecap_opts *o, int cpu)
 {
 	int ret;
@@ -159,6 +203,7 @@ static int configure_unit(const struct etecap_opts *o, int cpu)
 		ret = set(ETE_SYSFS, cpu, "q_elements", "%llu", o->q_elements);
 	if (!ret && o->sync_period != ETECAP_UNSET)
 		ret = set(ETE_SYSFS, cpu, "sync_period", "%llu", o->sync_period);
+	ret = ret ?: configure_pids(o, cpu);
 	return ret ?: configure_addresses(o, cpu);
 }
 

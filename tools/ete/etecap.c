@@ -308,6 +308,12 @@ static int setup(struct etecap *e)
 	e->cpu = calloc(e->o.ncpus, sizeof(*e->cpu));
 	if (!e->cpu)
 		return -ENOMEM;
+	/* --pid, --comm: the tasks' threads as they are now */
+	if (e->o.npids || e->o.comm) {
+		ret = etecap_resolve_pids(&e->o, "/proc");
+		if (ret)
+			return ret;
+	}
 	ret = preflight(e);
 	if (ret)
 		return ret;

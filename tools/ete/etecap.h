@@ -39,6 +39,7 @@
 #define ETECAP_MAX_MEM		16
 #define ETECAP_MAX_REGIONS	512
 #define ETECAP_UNSET		(-1)
+#define ETECAP_MAX_PIDS		8	/* context ID comparators, at most */
 
 /* An address range comparator pair: [start, last] inclusive, as TRCACVR */
 struct etecap_range {
@@ -79,6 +80,9 @@ struct etecap_opts {
 	bool el_given;		/* -e given (all leaves el_mask unset) */
 	bool all_cpus;		/* -a */
 	const struct etecap_preset *preset;
+	__u32 pids[ETECAP_MAX_PIDS];	/* --pid, --comm: the tasks traced */
+	int npids;
+	const char *comm;
 	struct etecap_range include[ETECAP_MAX_RANGES];
 	struct etecap_range exclude[ETECAP_MAX_RANGES];
 	int ninclude, nexclude;
@@ -174,6 +178,7 @@ void etecap_usage(FILE *f);
 int etecap_parse_cpulist(const char *s, int **cpus, const char **why);
 int etecap_singles(const struct etecap_opts *o, struct etecap_single *out);
 const struct etecap_preset *etecap_find_preset(const char *name);
+int etecap_resolve_pids(struct etecap_opts *o, const char *proc);
 int etecap_online_cpus(const char *path, int **cpus);
 
 /* etecap-sysfs.c */

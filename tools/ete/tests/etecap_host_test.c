@@ -123,6 +123,11 @@ static const struct parse_case parses[] = {
 	{ -EINVAL, { "-a", "-c", "0-1" } },
 	{ -EINVAL, { "--preset", "fast" } },
 	{ -EINVAL, { "--preset", "user", "-p", "prof" } },
+	{ 0, { "--pid", "1,42", "--comm", "sshd" } },
+	{ -EINVAL, { "--pid", "0" } },
+	{ -EINVAL, { "--pid", "12,x" } },
+	{ -EINVAL, { "--comm", "a-name-longer-than-15" } },
+	{ -EINVAL, { "--pid", "7", "--no-context-id" } },
 	{ 0, { "--perf-data", "perf.data", "-o", "dir" } },
 	{ -EINVAL, { "--perf-data", "" } },
 	{ -EINVAL, { "--perf-data" } },
@@ -167,6 +172,68 @@ TEST(presets)
 	ASSERT_EQ(0, parse_words(&o, user_all));
 	EXPECT_EQ(ETECAP_UNSET, o.el_mask);	/* -e all after it wins */
 	EXPECT_FALSE(o.all_cpus);
+}
+
+/* A fake /proc: task @pid named @comm with threads @tids */
+static void fake_task(const char *proc, int pid, const char *comm,
+		      const int *tids, int n)
+{
+	char path[256];
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/%d", proc, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/task", proc, pid);
+	mkdir(path, 0755);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%d/task/%d", proc, pid, tids[i]);
+		mkdir(path, 0755);
+	}
+	snprintf(path, sizeof(path), "%s/%d/comm", proc, pid);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%s\n", comm);
+		fclose(f);
+	}
+}
+
+/*
+ * --pid and --comm become the threads of the tasks (the context ID is the
+ * thread's PID), at most one per comparator
+ */
+TEST(pids_resolved_to_threads)
+{
+	static const int w[] = { 100, 101, 102 }, o1[] = { 200 };
+	static const int big[] = { 300, 301, 302, 303, 304, 305, 306, 307, 308 };
+	static struct etecap_opts o;
+	char proc[] = "/tmp/etecap_procXXXXXX", cmd[64];
+	int i;
+
+	ASSERT_NE(NULL, mkdtemp(proc));
+	fake_task(proc, 100, "worker", w, 3);
+	fake_task(proc, 200, "other", o1, 1);
+	fake_task(proc, 300, "many", big, 9);
+	memset(&o, 0, sizeof(o));
+	o.comm = "worker";
+	o.pids[o.npids++] = 200;
+	ASSERT_EQ(0, etecap_resolve_pids(&o, proc));
+	ASSERT_EQ(4, o.npids);
+	EXPECT_EQ(200U, o.pids[0]);
+	/* the directory order is the file system's: any order of 100-102 */
+	for (i = 1; i < 4; i++) {
+		EXPECT_GE(o.pids[i], 100U);
+		EXPECT_LE(o.pids[i], 102U);
+	}
+	EXPECT_EQ(303U, o.pids[1] + o.pids[2] + o.pids[3]);
+	memset(&o, 0, sizeof(o));
+	o.comm = "nobody";
+	EXPECT_EQ(-ESRCH, etecap_resolve_pids(&o, proc));
+	memset(&o, 0, sizeof(o));
+	o.pids[o.npids++] = 300;
+	EXPECT_EQ(-E2BIG, etecap_resolve_pids(&o, proc));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", proc);
+	EXPECT_EQ(0, system(cmd));
 }
 
 /* Start/stop comparators numbered in address order (RSFXZB) */

@@ -253,10 +253,51 @@ void em_gen_start(struct em_unit *u)
 		em_truth_reset(&g->truth);
 }
 
-/* ViewInst's event: the always-TRUE selector (RSXSQT) */
+/* Whether comparator value @cv, bytes of @mask ignored, matches @ctx */
+static bool em_ctx_match(u64 cv, u8 mask, u32 ctx)
+{
+	unsigned int b;
+
+	for (b = 0; b < 4; b++)
+		if (!(mask & BIT(b)) && ((cv ^ ctx) >> (8 * b) & 0xff))
+			return false;
+	return true;
+}
+
+/*
+ * ViewInst's event: the always-TRUE selector 1 (RSXSQT), or one resource
+ * selector (TYPE 0) of the context ID (group 6) or VMID (group 7)
+ * comparators, matched against the program's context ID; TRCRSCTLR.INV
+ * inverts.  Any other event is inactive in the model: its resources are
+ * not implemented (model.rst, "What it cannot do").
+ */
 static bool em_viewinst_active(const struct em_unit *u)
 {
-	return (u->trc[ETE_TRCVICTLR / 4] & 0xff) == 1;
+	u64 ev = u->trc[ETE_TRCVICTLR / 4] & 0xff, rs;
+	u32 ctx = READ_ONCE(u->context_id);
+	unsigned int group, k;
+	bool match = false;
+
+	if (ev == 1)
+		return true;
+	if ((ev & BIT(7)) || ev < 2)
+		return false;
+	rs = u->trc[ETE_TRCRSCTLR_N(ev & 0x1f) / 4];
+	group = FIELD_GET(GENMASK(19, 16), rs);
+	if (group != 6 && group != 7)
+		return false;
+	for (k = 0; k < 8; k++) {
+		u32 ctl = group == 6 ?
+			  u->trc[(k < 4 ? ETE_TRCCIDCCTLR0 : ETE_TRCCIDCCTLR1) / 4] :
+			  u->trc[(k < 4 ? ETE_TRCVMIDCCTLR0 : ETE_TRCVMIDCCTLR1) / 4];
+		u64 cv = group == 6 ? u->trc[ETE_TRCCIDCVR_N(k) / 4] :
+				      u->trc[ETE_TRCVMIDCVR_N(k) / 4];
+
+		if ((rs & BIT(k)) &&
+		    em_ctx_match(cv, ctl >> (8 * (k % 4)) & 0xff, ctx))
+			match = true;
+	}
+	return match != !!(rs & BIT(20));
 }
 
 /* A-Sync then Trace Info and what follows it (trace.c) */

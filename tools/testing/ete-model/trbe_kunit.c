@@ -674,6 +674,73 @@ static void rtwbvy_flush_outputs_pending_overflow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
 }
 
+/*
+ * ViewInst by context ID (etecap --pid): the event a resource selector of
+ * the context ID comparator group; the program traced only while its
+ * context ID matches a selected comparator, the masked bytes aside.
+ */
+static unsigned int em_bytes_with_cid_event(struct kunit *test, u64 cidcvr,
+					    u64 mask, bool invert)
+{
+	struct em_test *t = test->priv;
+
+	em_trbe_setup(test, 4, EM_FM_FILL, EM_TM_IGNORE, 0);
+	WRITE_ONCE(t->m->units[t->cpu]->context_id, 0x4d2);
+	em_wr(test, ETE_TRFCR_EL1, EM_TRFCR_E0TRE | EM_TRFCR_ExTRE);
+	em_isb(test);
+	em_wr(test, ETE_TRCCONFIGR, BIT(0) | BIT(6));	/* CID */
+	em_wr(test, ETE_TRCTRACEIDR, 1);
+	em_wr(test, ETE_TRCSYNCPR, 0);
+	em_wr(test, ETE_TRCEVENTCTL0R, 0);
+	em_wr(test, ETE_TRCEVENTCTL1R, 0);
+	/* the rich unit's filters reset UNKNOWN: none */
+	em_wr(test, ETE_TRCVIIECTLR, 0);
+	em_wr(test, ETE_TRCVISSCTLR, 0);
+	em_wr(test, ETE_TRCVIPCSSCTLR, 0);
+	em_wr(test, ETE_TRCBBCTLR, 0);
+	em_wr(test, ETE_TRCQCTLR, 0);
+	em_wr(test, ETE_TRCSTALLCTLR, 0);
+	em_wr(test, ETE_TRCTSCTLR, 0);
+	em_wr(test, ETE_TRCAUXCTLR, 0);
+	em_wr(test, ETE_TRCCIDCVR_N(1), cidcvr);
+	em_wr(test, ETE_TRCCIDCCTLR0, mask << 8);	/* COMP1 */
+	/* selector 2: group 6 (context ID comparators), comparator 1 */
+	em_wr(test, ETE_TRCRSCTLR_N(2), (6 << 16) | BIT(1) |
+	      (invert ? BIT(20) : 0));
+	em_wr(test, ETE_TRCVICTLR, 2 | EM_VICTLR_SSSTATUS);
+	em_wr(test, ETE_TRCPRGCTLR, 1);
+	em_isb(test);
+	KUNIT_EXPECT_TRUE(test, em_wait_state(test, EM_RUNNING, EM_POLLS));
+	em_tick(test, 1024);
+	em_tick(test, 1024);
+	return em_peek(test, ETE_TRBPTR_EL1) - em_base(test);
+}
+
+static void viewinst_context_id_matches(struct kunit *test)
+{
+	KUNIT_EXPECT_GT(test, em_bytes_with_cid_event(test, 0x4d2, 0, false),
+			1024U);
+}
+
+static void viewinst_context_id_masked_byte(struct kunit *test)
+{
+	/* byte 0 ignored: 0x4ff matches 0x4d2 */
+	KUNIT_EXPECT_GT(test, em_bytes_with_cid_event(test, 0x4ff, 1, false),
+			1024U);
+}
+
+static void viewinst_context_id_differs(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, em_bytes_with_cid_event(test, 0x4d3, 0, false),
+			0U);
+}
+
+static void viewinst_context_id_inverted(struct kunit *test)
+{
+	KUNIT_EXPECT_GT(test, em_bytes_with_cid_event(test, 0x4d3, 0, true),
+			1024U);
+}
+
 static struct kunit_case em_trace_cases[] = {
 	KUNIT_CASE(rttljc_trace_starts_with_sync),
 	KUNIT_CASE(rqhhsy_periodic_async_per_syncpr),
@@ -690,6 +757,22 @@ static struct kunit_suite em_trace_suite = {
 	.init = em_minimal_init,
 	.exit = em_test_exit,
 	.test_cases = em_trace_cases,
+};
+
+/* ViewInst by context ID: the rich profile (8 context ID comparators) */
+static struct kunit_case em_viewinst_cases[] = {
+	KUNIT_CASE(viewinst_context_id_matches),
+	KUNIT_CASE(viewinst_context_id_masked_byte),
+	KUNIT_CASE(viewinst_context_id_differs),
+	KUNIT_CASE(viewinst_context_id_inverted),
+	{}
+};
+
+static struct kunit_suite em_viewinst_suite = {
+	.name = "ete_model_viewinst",
+	.init = em_rich_init,
+	.exit = em_test_exit,
+	.test_cases = em_viewinst_cases,
 };
 
 /* ------------------------------------------------------------------ */
@@ -1008,5 +1091,5 @@ static struct kunit_suite em_irq_suite = {
 	.test_cases = em_irq_cases,
 };
 
-kunit_test_suites(&em_trbe_suite, &em_trace_suite, &em_mmio_suite,
-		  &em_irq_suite);
+kunit_test_suites(&em_trbe_suite, &em_trace_suite, &em_viewinst_suite,
+		  &em_mmio_suite, &em_irq_suite);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -545,6 +546,61 @@ TEST(all_cpus_with_preset)
 	outdir(dir, "all_plain");
 	ASSERT_EQ(0, etecap(plain, NULL));
 	EXPECT_EQ(0, ini_configr(dir, 0) & (3LL << 11));
+	EXPECT_EQ(0, units_enabled());
+}
+
+#define MODEL_CID(cpu)	"/sys/kernel/debug/ete_model/cpu" #cpu "/context_id"
+
+/*
+ * --comm and --pid trace only the named task: the model's program runs as
+ * a process of this test on CPU 0 (its PID as the context ID) and as PID
+ * 1 on CPU 1, so CPU 0 has trace and CPU 1 none (caps/pid_context "cid":
+ * the rig's kernel runs at EL1 with CONFIG_PID_IN_CONTEXTIDR)
+ */
+TEST(pid_and_comm_filters)
+{
+	char dir[128], path[256], pid[16], where[16], cmd[160];
+	const char *const by_comm[] = { "etecap", "-q", "-c", "0,1", "--comm",
+					"ete_pidf", "-t", "100", "--no-kernel",
+					"-o", dir, NULL };
+	const char *const by_pid[] = { "etecap", "-q", "-c", "0,1", "--pid",
+				       pid, "-t", "100", "--no-kernel", "-o",
+				       dir, NULL };
+	const char *const *runs[] = { by_comm, by_pid };
+	pid_t child;
+	int i, rc;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	ASSERT_GT(get(ETE0 "caps/pid_context", where, sizeof(where)), 0);
+	EXPECT_STREQ("cid\n", where);
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child) {
+		prctl(PR_SET_NAME, "ete_pidf");
+		pause();
+		_exit(0);
+	}
+	usleep(100000);		/* its name set */
+	snprintf(pid, sizeof(pid), "%d", child);
+	ASSERT_EQ(0, put(MODEL_CID(0), pid));
+	ASSERT_EQ(0, put(MODEL_CID(1), "1"));
+	for (i = 0; i < 2; i++) {
+		outdir(dir, i ? "pid" : "comm");
+		rc = etecap(runs[i], NULL);
+		EXPECT_EQ(0, rc) TH_LOG("%s", i ? "--pid" : "--comm");
+		snprintf(path, sizeof(path), "%s/trace_cpu0.bin", dir);
+		EXPECT_GT(file_size(path), 1000ULL) TH_LOG("%s cpu0", runs[i][4]);
+		snprintf(path, sizeof(path), "%s/trace_cpu1.bin", dir);
+		EXPECT_EQ(0ULL, file_size(path)) TH_LOG("%s cpu1", runs[i][4]);
+		/* not for post.d/etecap_snapshot.sh: an empty buffer */
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		EXPECT_EQ(0, system(cmd));
+	}
+	put(MODEL_CID(0), "4096");
+	put(MODEL_CID(1), "4097");
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
 	EXPECT_EQ(0, units_enabled());
 }
 
