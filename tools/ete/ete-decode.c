@@ -582,10 +582,15 @@ static void add_sym(uint64_t addr, uint64_t size, const char *name, size_t len)
 	}
 }
 
-/* symbols.txt: "0xVA SIZE NAME" lines; '#' lines are comments */
-static void read_symbols_txt(const char *dir)
+/*
+ * symbols.txt: "0xVA SIZE NAME" lines, SIZE decimal or 0x-prefixed;
+ * perf-<pid>.map (a JIT's symbols, as perf reads them from /tmp, which
+ * etecap copies): "VA SIZE NAME", both hexadecimal.  '#' lines are
+ * comments.
+ */
+static void read_symbol_file(const char *dir, const char *file, int size_base)
 {
-	char *p = path_in(dir, "symbols.txt"), line[1024];
+	char *p = path_in(dir, file), line[1024];
 	FILE *f = fopen(p, "r");
 
 	free(p);
@@ -602,7 +607,7 @@ static void read_symbols_txt(const char *dir)
 		if (end == line)
 			continue;
 		name = end;
-		size = strtoull(name, &end, 0);
+		size = strtoull(name, &end, size_base);
 		if (end == name)
 			continue;
 		name = end + strspn(end, " \t");
@@ -611,6 +616,24 @@ static void read_symbols_txt(const char *dir)
 			add_sym(va, size, name, len);
 	}
 	fclose(f);
+}
+
+static void read_symbols_txt(const char *dir)
+{
+	struct dirent *d;
+	DIR *dd;
+
+	read_symbol_file(dir, "symbols.txt", 0);
+	dd = opendir(dir);
+	while (dd && (d = readdir(dd))) {
+		size_t n = strlen(d->d_name);
+
+		if (!strncmp(d->d_name, "perf-", 5) && n > 9 &&
+		    !strcmp(d->d_name + n - 4, ".map"))
+			read_symbol_file(dir, d->d_name, 16);
+	}
+	if (dd)
+		closedir(dd);
 }
 
 static bool in_file(size_t size, uint64_t off, uint64_t len)

@@ -314,8 +314,37 @@ static FILE *save_maps(const char *dir, pid_t pid)
 }
 
 /*
+ * A JIT's symbols: perf's convention, /tmp/perf-<pid>.map ("START SIZE
+ * name" in hex), copied into the snapshot as perf-<pid>.map when the task
+ * wrote one; its code is among the anonymous executable mappings saved.
+ */
+static void save_perf_map(struct etecap_memset *m, const char *dir,
+			  pid_t pid)
+{
+	char path[512], buf[4096];
+	FILE *in, *out;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", pid);
+	in = fopen(path, "r");
+	if (!in)
+		return;
+	etecap_path(buf, sizeof(buf), "%s/perf-%d.map", dir, pid);
+	out = fopen(buf, "w");
+	while (out && (n = fread(buf, 1, sizeof(buf), in)))
+		if (fwrite(buf, 1, n, out) != n)
+			break;
+	fprintf(m->log, "# symbols %s: perf-%d.map%s\n", path, pid,
+		out && !ferror(in) ? "" : " (not copied)");
+	if (out)
+		fclose(out);
+	fclose(in);
+}
+
+/*
  * The executable mappings of task @pid, read through /proc/<pid>/mem
- * (etecap is its tracer).  0 or -errno.
+ * (etecap is its tracer), and its JIT symbols (save_perf_map()).
+ * 0 or -errno.
  */
 int etecap_mem_add_process(struct etecap_memset *m, const char *dir, pid_t pid)
 {
@@ -347,6 +376,7 @@ int etecap_mem_add_process(struct etecap_memset *m, const char *dir, pid_t pid)
 	}
 	close(memfd);
 	fclose(maps);
+	save_perf_map(m, dir, pid);
 	return ret;
 }
 

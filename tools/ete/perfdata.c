@@ -68,6 +68,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* asprintf() */
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -168,6 +169,7 @@ struct cpu {
 struct sym {
 	uint64_t va, size;
 	char *name;
+	bool fallback;	/* named after its image, for want of a symbol file */
 };
 
 /* An ELF image: one memory dump, or several contiguous ones */
@@ -649,11 +651,80 @@ static int add_sym(struct image *im, uint64_t va, uint64_t size,
 	im->syms = n;
 	n[im->nsyms].va = va;
 	n[im->nsyms].size = size;
+	n[im->nsyms].fallback = false;
 	n[im->nsyms].name = strdup(name);
 	if (!n[im->nsyms].name)
 		return -ENOMEM;
 	im->nsyms++;
 	return 0;
+}
+
+/*
+ * Symbol lines "VA SIZE NAME" ('#' lines are comments), SIZE in
+ * @size_base (0: decimal or 0x-prefixed, as symbols.txt; 16: perf-<pid>.map,
+ * a JIT's symbols), each into the image that holds its start.
+ */
+static int add_symbol_lines(struct snap *s, const char *txt, int size_base)
+{
+	int ret = 0;
+
+	for (const char *p = txt; !ret && p && *p;) {
+		const char *eol = strchr(p, '\n');
+		unsigned long long va, size;
+		char name[256], *end;
+		size_t k, len;
+
+		va = strtoull(p, &end, 16);
+		if (*p != '#' && end != p) {
+			const char *q = end;
+
+			size = strtoull(q, &end, size_base);
+			q = end + strspn(end, " \t");
+			len = strcspn(q, "\r\n");
+			if (end != q && len && len < sizeof(name)) {
+				memcpy(name, q, len);
+				name[len] = 0;
+				for (k = 0; k < s->nimgs; k++)
+					if (va >= s->imgs[k].va &&
+					    va < s->imgs[k].va + s->imgs[k].len) {
+						ret = add_sym(&s->imgs[k], va, size,
+							      name);
+						break;
+					}
+			}
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return ret;
+}
+
+/* The contents of every perf-<pid>.map of @dir; *@n of them */
+static char **read_perf_maps(const char *dir, size_t *n)
+{
+	char **v = NULL;
+	struct dirent *d;
+	DIR *dd = opendir(dir);
+
+	*n = 0;
+	while (dd && (d = readdir(dd))) {
+		size_t len = strlen(d->d_name);
+		char **nv, *txt;
+
+		if (strncmp(d->d_name, "perf-", 5) || len < 10 ||
+		    strcmp(d->d_name + len - 4, ".map"))
+			continue;
+		txt = slurp_in(dir, d->d_name, NULL);
+		nv = txt ? realloc(v, (*n + 1) * sizeof(*v)) : NULL;
+		if (!nv) {
+			free(txt);
+			continue;
+		}
+		v = nv;
+		v[(*n)++] = txt;
+	}
+	if (dd)
+		closedir(dd);
+	return v;
 }
 
 /*
@@ -666,7 +737,8 @@ static int read_images(struct snap *s)
 {
 	struct dump *d = NULL;
 	size_t nd = 0, i, k;
-	char *memtxt, *symtxt;
+	char *memtxt, *symtxt, **maps;
+	size_t nmaps = 0;
 	int ret = 0;
 
 	for (i = 0; i < s->ncpus && !ret; i++) {
@@ -742,6 +814,7 @@ static int read_images(struct snap *s)
 		}
 	memtxt = slurp_in(s->dir, "memory.txt", NULL);
 	symtxt = slurp_in(s->dir, "symbols.txt", NULL);
+	maps = read_perf_maps(s->dir, &nmaps);
 	s->imgs = calloc(nd ? nd : 1, sizeof(*s->imgs));
 	if (!s->imgs)
 		ret = -ENOMEM;
@@ -782,30 +855,38 @@ static int read_images(struct snap *s)
 		}
 		if (!im->name)
 			im->name = unique_name(s, name, im->va);
-		if (!symtxt)
-			ret = add_sym(im, d[k].va, d[k].len, name);
+		/* a symbol per dump, kept where no symbol file names one */
+		ret = add_sym(im, d[k].va, d[k].len, name);
+		if (!ret && (symtxt || nmaps))
+			im->syms[im->nsyms - 1].fallback = true;
 		free(name);
 		if (!im->name)
 			ret = -ENOMEM;
 	}
-	/* symbols.txt: each symbol into the image that holds its start */
-	for (const char *p = symtxt; !ret && p && *p;) {
-		const char *eol = strchr(p, '\n');
-		unsigned long long va, size;
-		char name[256];
+	ret = ret ?: add_symbol_lines(s, symtxt, 0);
+	for (k = 0; !ret && k < nmaps; k++)
+		ret = add_symbol_lines(s, maps[k], 16);
+	/* an image that a symbol file names keeps only the file's symbols */
+	for (k = 0; !ret && k < s->nimgs; k++) {
+		struct image *im = &s->imgs[k];
+		size_t i, j, named = 0;
 
-		if (*p != '#' &&
-		    sscanf(p, "%llx %llu %255s", &va, &size, name) == 3)
-			for (k = 0; k < s->nimgs; k++)
-				if (va >= s->imgs[k].va &&
-				    va < s->imgs[k].va + s->imgs[k].len) {
-					ret = add_sym(&s->imgs[k], va, size, name);
-					break;
-				}
-		p = eol ? eol + 1 : NULL;
+		for (i = 0; i < im->nsyms; i++)
+			named += !im->syms[i].fallback;
+		for (i = 0, j = 0; named && i < im->nsyms; i++) {
+			if (im->syms[i].fallback)
+				free(im->syms[i].name);
+			else
+				im->syms[j++] = im->syms[i];
+		}
+		if (named)
+			im->nsyms = j;
 	}
 	free(memtxt);
 	free(symtxt);
+	for (k = 0; k < nmaps; k++)
+		free(maps[k]);
+	free(maps);
 out:
 	for (k = 0; k < nd; k++)
 		free(d[k].file);

@@ -454,6 +454,44 @@ TEST_F(memset, own_text_with_build_id)
 	EXPECT_TRUE(found) TH_LOG("no region with build ID %s", want);
 }
 
+/* The whole of a small file, NUL-terminated (free() it), or NULL */
+static char *slurp_file(const char *path)
+{
+	char *buf = calloc(1, 65536);
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, 65535);
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* A JIT's /tmp/perf-<pid>.map comes along with the process's images */
+TEST_F(memset, jit_perf_map_copied)
+{
+	static const char map[] = "7f0000001000 40 jitted_add\n"
+				  "7f0000001040 80 jitted loop [JIT]\n";
+	char tmp[64], path[256], *got;
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "/tmp/perf-%d.map", getpid());
+	f = fopen(tmp, "w");
+	ASSERT_NE(NULL, f);
+	fputs(map, f);
+	fclose(f);
+	ASSERT_EQ(0, etecap_mem_add_process(&self->m, self->dir, getpid()));
+	unlink(tmp);
+	snprintf(path, sizeof(path), "%s/perf-%d.map", self->dir, getpid());
+	got = slurp_file(path);
+	ASSERT_NE(NULL, got) TH_LOG("%s not written", path);
+	EXPECT_STREQ(map, got);
+	free(got);
+}
+
 /* ------------------------------------------------------------------------
  * Gap records at file offsets (etecap-gaps.c)
  */

@@ -175,6 +175,21 @@ else
 	diag "$(head -3 "$work/f.log")"
 fi
 
+# perf-<pid>.map (a JIT's symbols, hex "START SIZE NAME", as etecap copies
+# them from /tmp): its functions beside the ranges
+jit=$(copy jit)
+rm -f "$jit/symbols.txt"
+printf 'aaaa00000000 40 jit_first\naaaa00000040 fc0 jit_rest [JIT] tid 7\n' \
+	>"$jit/perf-4242.map"
+"$decode" --cpu 0 "$jit" >"$work/jit.txt" 2>"$work/jit.err"
+rc=$?
+jf=$(grep -c ' jit_first+0x' "$work/jit.txt")
+jr=$(grep -c ' jit_rest \[JIT\] tid 7+0x' "$work/jit.txt")
+bad=$(awk '$1 == "R" && $3 ~ /^0xaaaa/ && $6 !~ /^jit_/' "$work/jit.txt" | head -3)
+[ $rc = 0 ] && [ "$jf" -gt 0 ] && [ "$jr" -gt 0 ] && [ -z "$bad" ]
+tap $? "perf-4242.map: a JIT's functions beside the EL0 ranges ($jf jit_first, $jr jit_rest)"
+diag "$bad"
+
 # contexts.txt: name the context IDs the trace carries
 ctx=$(copy ctx)
 rm "$ctx/contexts.txt"
