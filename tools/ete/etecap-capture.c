@@ -225,6 +225,11 @@ static int finish_cpus(struct etecap *e)
 static pid_t tracees[MAX_TRACEES];
 static int ntracees;
 
+/* What a task traced is followed through */
+#define ETECAP_PTRACE_OPTS	(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEFORK | \
+				 PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | \
+				 PTRACE_O_TRACEEXEC)
+
 static bool is_tracee(pid_t pid)
 {
 	int i;
@@ -272,11 +277,37 @@ static int spawn(struct etecap *e)
 		fprintf(stderr, "etecap: %s did not start\n", e->o.cmd[0]);
 		return -ECHILD;
 	}
-	ptrace(PTRACE_SETOPTIONS, pid, NULL,
-	       PTRACE_O_TRACEEXIT | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-	       PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC);
+	ptrace(PTRACE_SETOPTIONS, pid, NULL, ETECAP_PTRACE_OPTS);
 	e->child = pid;
 	add_tracee(pid);
+	return 0;
+}
+
+/*
+ * -p: attach to running processes, every thread (o->pids holds them,
+ * etecap_resolve_pids()), without stopping them (PTRACE_SEIZE), to save
+ * the code of a thread that exits during the capture and to end when all
+ * have.  Their children are not followed: the context ID filter does not
+ * trace them.  They are detached when etecap exits, running.  0 or
+ * -errno, having said who refused.
+ */
+static int attach_tasks(struct etecap *e)
+{
+	int i;
+
+	for (i = 0; i < e->o.npids; i++) {
+		pid_t tid = e->o.pids[i];
+
+		if (ptrace(PTRACE_SEIZE, tid, NULL, PTRACE_O_TRACEEXIT)) {
+			int err = errno;
+
+			fprintf(stderr, "etecap: --attach %d: %s%s\n", tid,
+				strerror(err), err != EPERM ? "" :
+				" (needs CAP_SYS_PTRACE, or the task's user and kernel.yama.ptrace_scope 0)");
+			return -err;
+		}
+		add_tracee(tid);
+	}
 	return 0;
 }
 
@@ -381,11 +412,19 @@ static bool reap(struct etecap *e)
 		} else if (event == PTRACE_EVENT_EXIT) {
 			collect_task(e, pid);
 			sig = 0;
+		} else if (event == PTRACE_EVENT_STOP &&
+			   (sig == SIGSTOP || sig == SIGTSTP ||
+			    sig == SIGTTIN || sig == SIGTTOU)) {
+			/* a group-stop of a task attached to: it stays stopped */
+			ptrace(PTRACE_LISTEN, pid, NULL, NULL);
+			continue;
 		} else if (event || sig == SIGSTOP) {
 			sig = 0;
 		}
 		ptrace(PTRACE_CONT, pid, NULL, sig);
 	}
+	if (e->o.attach)
+		return !ntracees;	/* every task attached to has ended */
 	return e->o.cmd && !e->child;
 }
 
@@ -497,6 +536,8 @@ int etecap_capture(struct etecap *e)
 	ret = open_cpus(e);
 	if (!ret && e->o.cmd)
 		ret = spawn(e);
+	else if (!ret && e->o.attach)
+		ret = attach_tasks(e);
 	if (!ret && etecap_interrupted())
 		ret = -EINTR;
 	ret = ret ?: start_cpus(e);

@@ -23,7 +23,10 @@ static const char usage[] =
 	"  -o, --output DIR          snapshot directory (default etecap.snapshot)\n"
 	"  -c, --cpus LIST           CPUs to trace, e.g. 0-3,6 (default: all online)\n"
 	"  -a, --all-cpus            every online CPU (system-wide; no --cpus)\n"
-	"  -p, --profile NAME        use configfs profile NAME (its CPUs and settings)\n"
+	"  -P, --profile NAME        use configfs profile NAME (its CPUs and settings)\n"
+	"  -p, --attach PID[,PID...] attach to running processes: trace only them\n"
+	"                            (as --pid), save their code, detach; ends\n"
+	"                            when they do (children not followed)\n"
 	"  -t, --duration TIME       stop after TIME (ms, or with s/ms suffix)\n"
 	"      --preset NAME         autofdo, flight, kernel or user: a set of the\n"
 	"                            options below; options given explicitly win\n"
@@ -318,7 +321,8 @@ static const struct option long_opts[] = {
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "preset", required_argument, NULL, OPT_PRESET },
-	{ "profile", required_argument, NULL, 'p' },
+	{ "profile", required_argument, NULL, 'P' },
+	{ "attach", required_argument, NULL, 'p' },
 	{ "duration", required_argument, NULL, 't' },
 	{ "el", required_argument, NULL, 'e' },
 	{ "include", required_argument, NULL, OPT_INCLUDE },
@@ -391,7 +395,7 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 		}
 		o->ncpus = n;
 		return NULL;
-	case 'p':
+	case 'P':
 		o->profile = arg;
 		return NULL;
 	case 't':
@@ -404,6 +408,10 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 	case 'a':
 		o->all_cpus = true;
 		return NULL;
+	case 'p':
+		o->attach = true;
+		/* the processes attached to are the ones traced */
+		fallthrough;
 	case OPT_PID: {
 		char *copy = strdup(arg), *tok, *save = NULL;
 		const char *bad = NULL;
@@ -411,9 +419,9 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 		for (tok = strtok_r(copy, ",", &save); tok && !bad;
 		     tok = strtok_r(NULL, ",", &save)) {
 			if (parse_u64(tok, &v) || !v || v > 4194304)
-				bad = "--pid takes PIDs, 1 to 4194304, comma separated";
+				bad = "--pid and --attach take PIDs, 1 to 4194304, comma separated";
 			else if (o->npids == ETECAP_MAX_PIDS)
-				bad = "--pid: at most 8 tasks (context ID comparators)";
+				bad = "--pid, --attach: at most 8 tasks (context ID comparators)";
 			else
 				o->pids[o->npids++] = v;
 		}
@@ -731,7 +739,7 @@ int etecap_parse(struct etecap_opts *o, int argc, char **argv)
 	int c;
 
 	opts_defaults(o);
-	while ((c = getopt_long(argc, argv, "+o:c:ap:t:e:b:m:qh", long_opts,
+	while ((c = getopt_long(argc, argv, "+o:c:ap:P:t:e:b:m:qh", long_opts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			etecap_usage(stdout);
@@ -757,6 +765,8 @@ int etecap_parse(struct etecap_opts *o, int argc, char **argv)
 		msg = "--profile selects the CPUs: no --all-cpus with it";
 	else if (o->preset && o->profile)
 		msg = "--profile carries the trace settings: no --preset with it";
+	else if (o->attach && optind < argc)
+		msg = "--attach traces running processes: no command with it";
 	else if ((o->npids || o->comm) && o->profile)
 		msg = "--profile carries the trace settings: no --pid or --comm with it";
 	else if ((o->npids || o->comm) && o->context_id == 0)

@@ -39,6 +39,10 @@
 #define ETECAP_MAX_MEM		16
 #define ETECAP_MAX_REGIONS	512
 #define ETECAP_UNSET		(-1)
+
+#ifndef fallthrough
+#define fallthrough		__attribute__((__fallthrough__))
+#endif
 #define ETECAP_MAX_PIDS		8	/* context ID comparators, at most */
 
 /* An address range comparator pair: [start, last] inclusive, as TRCACVR */
@@ -79,6 +83,7 @@ struct etecap_opts {
 	int el_mask;
 	bool el_given;		/* -e given (all leaves el_mask unset) */
 	bool all_cpus;		/* -a */
+	bool attach;		/* -p: pids[] are processes attached to */
 	const struct etecap_preset *preset;
 	__u32 pids[ETECAP_MAX_PIDS];	/* --pid, --comm: the tasks traced */
 	int npids;

@@ -604,6 +604,119 @@ TEST(pid_and_comm_filters)
 	EXPECT_EQ(0, units_enabled());
 }
 
+/* The "Name:"-style field @key of /proc/@pid/status, or "" */
+static void task_status(pid_t pid, const char *key, char *out, size_t len)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	out[0] = 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)))
+			snprintf(out, len, "%s", line + strlen(key) +
+				 strspn(line + strlen(key), " \t"));
+	if (f)
+		fclose(f);
+	out[strcspn(out, "\n")] = 0;
+}
+
+/*
+ * -p attaches to a running process: only it traced (the model's program
+ * runs as it on CPU 0, as PID 1 on CPU 1), its maps and its line in the
+ * traced part of contexts.txt saved, and it is left running and no longer
+ * traced when etecap ends
+ */
+TEST(attach_running_process)
+{
+	char dir[128], path[256], pid[16], want[64], state[64], tracer[32];
+	const char *const argv[] = { "etecap", "-q", "-c", "0,1", "-p", pid,
+				     "-t", "200", "--no-kernel", "-o", dir,
+				     NULL };
+	char *ctx;
+	pid_t child;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child) {
+		prctl(PR_SET_NAME, "ete_att");
+		for (;;)
+			pause();
+	}
+	usleep(100000);
+	snprintf(pid, sizeof(pid), "%d", child);
+	ASSERT_EQ(0, put(MODEL_CID(0), pid));
+	ASSERT_EQ(0, put(MODEL_CID(1), "1"));
+	outdir(dir, "attach");
+	EXPECT_EQ(0, etecap(argv, NULL));
+	snprintf(path, sizeof(path), "%s/trace_cpu0.bin", dir);
+	EXPECT_GT(file_size(path), 1000ULL);
+	snprintf(path, sizeof(path), "%s/trace_cpu1.bin", dir);
+	EXPECT_EQ(0ULL, file_size(path));
+	snprintf(path, sizeof(path), "%s/maps_%d.txt", dir, child);
+	EXPECT_GT(file_size(path), 0ULL) TH_LOG("%s", path);
+
+	snprintf(path, sizeof(path), "%s/contexts.txt", dir);
+	ctx = slurp(path, NULL);
+	ASSERT_NE(NULL, ctx);
+	snprintf(want, sizeof(want), "\n%d %d ete_att\n", child, child);
+	EXPECT_NE(NULL, strstr(ctx, want)) TH_LOG("%s", ctx);
+	/* in the traced part, before the other tasks */
+	EXPECT_TRUE(strstr(ctx, want) && strstr(ctx, "# other tasks") &&
+		    strstr(ctx, want) < strstr(ctx, "# other tasks"));
+	free(ctx);
+	task_status(child, "State:", state, sizeof(state));
+	task_status(child, "TracerPid:", tracer, sizeof(tracer));
+	EXPECT_EQ('S', state[0]) TH_LOG("state %s", state);
+	EXPECT_STREQ("0", tracer);
+	put(MODEL_CID(0), "4096");
+	put(MODEL_CID(1), "4097");
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	EXPECT_EQ(0, system(path));
+	EXPECT_EQ(0, units_enabled());
+}
+
+/*
+ * -p, the process exits during the capture: its code is saved at its exit
+ * (gone by the stop) and etecap ends then, not at -t
+ */
+TEST(attach_ends_with_the_process)
+{
+	char dir[128], path[256], pid[16];
+	const char *const argv[] = { "etecap", "-q", "-c", "0", "-p", pid,
+				     "-t", "20000", "--no-kernel", "-o", dir,
+				     NULL };
+	struct timespec t0, t1;
+	pid_t child;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child) {
+		prctl(PR_SET_NAME, "ete_att_exit");
+		usleep(1500000);
+		_exit(0);
+	}
+	snprintf(pid, sizeof(pid), "%d", child);
+	outdir(dir, "attach_exit");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT_EQ(0, etecap(argv, NULL));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	waitpid(child, NULL, 0);
+	EXPECT_LT(t1.tv_sec - t0.tv_sec, 10) TH_LOG("etecap ran to -t");
+	snprintf(path, sizeof(path), "%s/maps_%d.txt", dir, child);
+	EXPECT_GT(file_size(path), 0ULL) TH_LOG("%s", path);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	EXPECT_EQ(0, system(path));
+	EXPECT_EQ(0, units_enabled());
+}
+
 /* etecap with its stderr in @err: the exit status */
 static int etecap_stderr(const char *const *argv, const char *err)
 {
@@ -741,7 +854,7 @@ TEST(sigint_still_writes_snapshot)
 TEST(profile_selects_cpus_and_settings)
 {
 	char dir[128], path[256], *s;
-	const char *const argv[] = { "etecap", "-q", "-p", "etecap_test", "-t", "200",
+	const char *const argv[] = { "etecap", "-q", "-P", "etecap_test", "-t", "200",
 				     "--no-kernel", "-o", dir, NULL };
 	unsigned long long configr;
 	int cpu;

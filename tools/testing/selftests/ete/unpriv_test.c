@@ -593,7 +593,7 @@ TEST_F_TIMEOUT(unpriv, profile_for_the_group, 180)
 {
 	struct etecap_run e = {
 		.log = WORK "/profile_el0.log",
-		.argv = { "etecap", "-q", "-p", "unpriv", "-t", "200",
+		.argv = { "etecap", "-q", "-P", "unpriv", "-t", "200",
 			  "--no-kernel", "-o", WORK "/profile_el0", NULL },
 	};
 	char why[256] = "", *s;
