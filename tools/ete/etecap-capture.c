@@ -121,14 +121,14 @@ static int open_cpus(struct etecap *e)
 		struct etecap_cpu *c = &e->cpu[i];
 
 		c->cpu = e->o.cpus[i];
-		snprintf(path, sizeof(path), "/dev/trbe%d", c->cpu);
+		etecap_sys(path, sizeof(path), "/dev/trbe%d", c->cpu);
 		ret = trbe_consumer_open(&consumers[i], path);
 		if (ret) {
 			fprintf(stderr, "etecap: %s: %s\n", path, strerror(-ret));
 			return ret;
 		}
-		snprintf(path, sizeof(path), "/sys/class/trbe/trbe%d/fill_mode",
-			 c->cpu);
+		etecap_sys(path, sizeof(path), "/sys/class/trbe/trbe%d/fill_mode",
+			   c->cpu);
 		c->flight = !etecap_sysfs_read(path, mode, sizeof(mode)) &&
 			    strcmp(mode, "fill");
 		etecap_path(path, sizeof(path), "%s/trace_cpu%d.bin",

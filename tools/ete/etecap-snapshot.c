@@ -207,9 +207,9 @@ static int write_machine(const struct etecap *e)
 		int cpu = e->cpu[i].cpu;
 
 		cpu_value(f, cpu, "midr_el1",
-			  etecap_path(path, sizeof(path), MIDR_FILE, cpu));
+			  etecap_sys(path, sizeof(path), MIDR_FILE, cpu));
 		cpu_value(f, cpu, "trbe_errata",
-			  etecap_path(path, sizeof(path), ERRATA_FILE, cpu));
+			  etecap_sys(path, sizeof(path), ERRATA_FILE, cpu));
 	}
 	return close_file(f);
 }

@@ -62,7 +62,7 @@ static int set(const char *dir, int cpu, const char *attr, const char *fmt,
 	char path[160], val[32];
 	int ret;
 
-	snprintf(path, sizeof(path), dir, cpu);
+	etecap_sys(path, sizeof(path), dir, cpu);
 	strncat(path, attr, sizeof(path) - strlen(path) - 1);
 	snprintf(val, sizeof(val), fmt, v);
 	ret = etecap_sysfs_write(path, "%s", val);
@@ -77,7 +77,7 @@ static int set_str(const char *dir, int cpu, const char *attr, const char *s)
 	char path[160];
 	int ret;
 
-	snprintf(path, sizeof(path), dir, cpu);
+	etecap_sys(path, sizeof(path), dir, cpu);
 	strncat(path, attr, sizeof(path) - strlen(path) - 1);
 	ret = etecap_sysfs_write(path, "%s", s);
 	if (ret)
@@ -149,7 +149,7 @@ static int configure_pids(const struct etecap_opts *o, int cpu)
 
 	if (!o->npids)
 		return 0;
-	snprintf(path, sizeof(path), ETE_SYSFS "caps/pid_context", cpu);
+	etecap_sys(path, sizeof(path), ETE_SYSFS "caps/pid_context", cpu);
 	if (etecap_sysfs_read(path, where, sizeof(where)) ||
 	    !strcmp(where, "none")) {
 		fprintf(stderr,
@@ -158,8 +158,8 @@ static int configure_pids(const struct etecap_opts *o, int cpu)
 		return -EOPNOTSUPP;
 	}
 	vmid = !strcmp(where, "vmid");
-	snprintf(path, sizeof(path), ETE_SYSFS "caps/%s", cpu,
-		 vmid ? "num_vmid_comparators" : "num_context_id_comparators");
+	etecap_sys(path, sizeof(path), ETE_SYSFS "caps/%s", cpu,
+		   vmid ? "num_vmid_comparators" : "num_context_id_comparators");
 	if (etecap_sysfs_read(path, attr, sizeof(attr)) ||
 	    strtol(attr, NULL, 0) < o->npids) {
 		fprintf(stderr,
@@ -242,8 +242,8 @@ static int check_units(const struct etecap_opts *o)
 	int i, ret;
 
 	for (i = 0; i < o->ncpus && o->q_elements != ETECAP_UNSET; i++) {
-		snprintf(path, sizeof(path), ETE_SYSFS "caps/q_support",
-			 o->cpus[i]);
+		etecap_sys(path, sizeof(path), ETE_SYSFS "caps/q_support",
+			   o->cpus[i]);
 		ret = etecap_sysfs_read(path, val, sizeof(val));
 		if (ret)
 			return 0;	/* no unit: etecap_configure() says so */
@@ -274,7 +274,7 @@ int etecap_configure(const struct etecap_opts *o)
 	for (i = 0; i < o->ncpus; i++) {
 		int cpu = o->cpus[i];
 
-		snprintf(path, sizeof(path), ETE_SYSFS, cpu);
+		etecap_sys(path, sizeof(path), ETE_SYSFS, cpu);
 		if (access(path, F_OK)) {
 			fprintf(stderr, "etecap: cpu%d has no trace unit bound to ete.ko (%s)\n",
 				cpu, path);
@@ -296,13 +296,15 @@ int etecap_profile_cpus(const char *name, int **cpus)
 	int ret;
 
 	*cpus = NULL;
-	snprintf(path, sizeof(path), PROFILES "%s", name);
+	etecap_sys(path, sizeof(path), PROFILES "%s", name);
 	if (access(path, F_OK)) {
+		etecap_sys(buf, sizeof(buf), PROFILES);
 		fprintf(stderr, "etecap: no profile %s (%s)%s\n", name, path,
-			access(PROFILES, F_OK) ? ": configfs profiles not available" : "");
+			access(buf, F_OK) ?
+			": configfs profiles not available" : "");
 		return -ENOENT;
 	}
-	snprintf(path, sizeof(path), PROFILES "%s/cpus", name);
+	etecap_sys(path, sizeof(path), PROFILES "%s/cpus", name);
 	ret = etecap_sysfs_read(path, buf, sizeof(buf));
 	if (ret) {
 		fprintf(stderr, "etecap: %s: %s\n", path, strerror(-ret));
@@ -325,7 +327,7 @@ int etecap_profile_buffers(const char *name, const int *cpus, int n)
 	long long size;
 	int i, ret = 0;
 
-	snprintf(path, sizeof(path), PROFILES "%s/trbe/buffer_size", name);
+	etecap_sys(path, sizeof(path), PROFILES "%s/trbe/buffer_size", name);
 	if (etecap_sysfs_read(path, buf, sizeof(buf)))
 		return 0;
 	size = strtoll(buf, NULL, 0);
@@ -340,7 +342,7 @@ int etecap_profile_activate(const char *name, bool on)
 	char path[256];
 	int ret;
 
-	snprintf(path, sizeof(path), PROFILES "%s/active", name);
+	etecap_sys(path, sizeof(path), PROFILES "%s/active", name);
 	ret = etecap_sysfs_write(path, "%d", on);
 	if (ret)
 		fprintf(stderr, "etecap: %s = %d: %s (see dmesg for the CPU and field)\n",
@@ -383,7 +385,7 @@ int etecap_write_unit_ini(const char *dir, int cpu)
 	fprintf(f, "[device]\nname=ETE_%d\nclass=trace_source\ntype=ETE\n\n[regs]\n",
 		cpu);
 	for (i = 0; i < ARRAY_SIZE(unit_regs); i++) {
-		snprintf(path, sizeof(path), ETE_SYSFS "%s", cpu, unit_regs[i].file);
+		etecap_sys(path, sizeof(path), ETE_SYSFS "%s", cpu, unit_regs[i].file);
 		ret = etecap_sysfs_read(path, val, sizeof(val));
 		if (ret) {
 			fprintf(stderr, "etecap: cpu%d: %s: %s\n", cpu, path,

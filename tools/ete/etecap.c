@@ -32,6 +32,28 @@ char *etecap_path(char *buf, size_t size, const char *fmt, ...)
 	return buf;
 }
 
+/*
+ * The same for a path under /sys or /dev, put under $ETECAP_SYSROOT when
+ * that is set: tests run etecap against a tree standing in for the
+ * kernel's (tools/ete/tests/fake-sysfs.sh); /proc stays the real one.
+ */
+char *etecap_sys(char *buf, size_t size, const char *fmt, ...)
+{
+	static const char *root;
+	va_list ap;
+	size_t n;
+
+	if (!root)
+		root = getenv("ETECAP_SYSROOT") ?: "";
+	n = snprintf(buf, size, "%s", root);
+	if (n >= size)
+		n = size - 1;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, size - n, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
 /* Files of an earlier snapshot in the same directory are removed first */
 static bool stale(const char *name)
 {
@@ -89,7 +111,7 @@ static unsigned long long buffer_bytes(const struct etecap_opts *o, int cpu)
 
 	if (o->buffer_size != ETECAP_UNSET)
 		return o->buffer_size;
-	snprintf(path, sizeof(path), "/sys/class/trbe/trbe%d/buffer_size", cpu);
+	etecap_sys(path, sizeof(path), "/sys/class/trbe/trbe%d/buffer_size", cpu);
 	return etecap_sysfs_read(path, val, sizeof(val)) ? 0 :
 	       strtoull(val, NULL, 0);
 }
@@ -109,14 +131,14 @@ static int preflight(const struct etecap *e)
 	for (i = 0; i < e->o.ncpus; i++) {
 		int cpu = e->o.cpus[i];
 
-		snprintf(path, sizeof(path), "/sys/class/ete/ete%d", cpu);
+		etecap_sys(path, sizeof(path), "/sys/class/ete/ete%d", cpu);
 		if (access(path, F_OK)) {
 			fprintf(stderr, "etecap: cpu%d has no trace unit (%s)\n"
 				"  load ete.ko (modprobe ete); if it is loaded, the firmware\n"
 				"  describes no ETE for this CPU\n", cpu, path);
 			return -ENODEV;
 		}
-		snprintf(path, sizeof(path), "/dev/trbe%d", cpu);
+		etecap_sys(path, sizeof(path), "/dev/trbe%d", cpu);
 		if (access(path, R_OK | W_OK)) {
 			if (errno == ENOENT)
 				fprintf(stderr, "etecap: cpu%d has no trace buffer (%s)\n"
@@ -300,7 +322,8 @@ static int setup(struct etecap *e)
 	}
 	/* no -c: every online CPU, whatever their number and numbers */
 	if (!e->o.profile && !e->o.ncpus) {
-		ret = etecap_online_cpus(ETECAP_ONLINE, &e->o.cpus);
+		ret = etecap_online_cpus(etecap_sys(path, sizeof(path), ETECAP_ONLINE),
+					 &e->o.cpus);
 		if (ret < 0)
 			return ret;
 		e->o.ncpus = ret;

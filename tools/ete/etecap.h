@@ -221,5 +221,6 @@ int etecap_write_gaps(const char *dir, struct etecap_cpu *c,
 
 /* helpers */
 char *etecap_path(char *buf, size_t size, const char *fmt, ...);
+char *etecap_sys(char *buf, size_t size, const char *fmt, ...);
 
 #endif /* ETECAP_H */
