@@ -1,0 +1,180 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# etecap itself, built for the host, run against a tree standing in for
+# the kernel's /sys and /dev ($ETECAP_SYSROOT; tools/ete/tests/
+# fake_sysroot.c): 256 CPUs with holes (offline CPUs 100 and 200), each
+# /dev/trbe<N> a file laid out as the device's mapping with CPU-specific
+# published bytes, the START/STOP ioctls answered by an LD_PRELOAD
+# (tools/ete/tests/fake_trbe_ioctl.c).  Checks which CPUs etecap
+# configures, starts, drains and writes into the snapshot, and that a
+# refused run says what to do and leaves -o DIR alone.
+#
+# Usage: etecap_sysroot.sh BUILD_DIR; prints TAP.
+set -uo pipefail
+
+build=${1:?usage: $0 BUILD_DIR}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../../.." && pwd)
+src=$top/tools/ete
+out=$build/host/etecap_sysroot
+rm -rf "$out"
+mkdir -p "$out"
+
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() {
+	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"
+	[ $# -gt 1 ] && printf '%s\n' "$2" | head -20 | sed 's/^/# /'
+	return 0
+}
+
+echo "TAP version 13"
+cflags=(-O1 -g -Wall -Wextra -D_GNU_SOURCE -I"$top/include/uapi")
+if ! gcc "${cflags[@]}" -o "$out/fake_sysroot" "$src/tests/fake_sysroot.c" \
+		2>"$out/build.log" ||
+   ! gcc "${cflags[@]}" -shared -fPIC -o "$out/fake_trbe_ioctl.so" \
+		"$src/tests/fake_trbe_ioctl.c" -ldl 2>>"$out/build.log" ||
+   ! gcc "${cflags[@]}" -Wno-format-truncation -DETE_VERSION='"host-test"' \
+		-o "$out/etecap" "$src"/etecap.c "$src"/etecap-opts.c \
+		"$src"/etecap-sysfs.c "$src"/etecap-capture.c "$src"/etecap-mem.c \
+		"$src"/etecap-snapshot.c "$src"/etecap-gaps.c "$src"/perfdata.c \
+		2>>"$out/build.log"; then
+	echo "1..1"
+	not_ok "etecap and the fake tree build for the host" "$(cat "$out/build.log")"
+	exit 1
+fi
+
+online=0-99,101-199,201-255
+expect=$( (seq 0 99; seq 101 199; seq 201 255) )
+root=$out/root
+
+# fresh tree for each case: sysfs files hold what that case wrote
+fake() {
+	rm -rf "$root" "$out/ioctl.log"
+	"$out/fake_sysroot" "$root" 256 "$online" "$@"
+}
+
+# etecap OPTIONS...: run it against the tree; output in $out/run.log
+run() {
+	(cd "$out" && ETECAP_SYSROOT=$root FAKE_TRBE_LOG=$out/ioctl.log \
+		LD_PRELOAD=$out/fake_trbe_ioctl.so ./etecap -q -t 100ms -e user \
+		--no-kernel "$@") >"$out/run.log" 2>&1
+}
+
+cpus_of() {	# the CPUs of a snapshot's trace files, sorted numerically
+	ls "$1" | sed -n 's/^trace_cpu\([0-9]*\)\.bin$/\1/p' | sort -n
+}
+
+ioctl_cpus() {	# the CPUs the log shows ioctl $1 for
+	sed -n "s|^$1 .*/dev/trbe\([0-9]*\)\$|\1|p" "$out/ioctl.log" 2>/dev/null | sort -n
+}
+
+# the bytes fake_sysroot published for CPU $1 ("cpu<N> " repeated, 64 + N)
+published() {
+	local w="cpu$1 " s=""
+	while [ ${#s} -lt $((64 + $1)) ]; do s=$s$w; done
+	printf '%s' "${s:0:$((64 + $1))}"
+}
+
+# data_tail (offset 136 of the header) of CPU $1's device
+data_tail() {
+	od -An -t u8 -j 136 -N 8 "$root/dev/trbe$1" | tr -d ' '
+}
+
+# 1: no -c, 256 CPUs, CPUs 100 and 200 offline
+fake
+snap=$out/all
+if ! run -o "$snap"; then
+	not_ok "no -c: every online CPU of 256 with holes" "$(cat "$out/run.log")"
+elif [ "$(cpus_of "$snap")" != "$expect" ]; then
+	not_ok "no -c: every online CPU of 256 with holes" \
+		"trace files for: $(cpus_of "$snap" | tr '\n' ' ')"
+else
+	ok "no -c: every online CPU of 256 with holes (254 trace files, not 100 or 200)"
+fi
+[ "$(ioctl_cpus start)" = "$expect" ] && [ "$(ioctl_cpus stop)" = "$expect" ] &&
+	ok "started and stopped each online CPU once" ||
+	not_ok "started and stopped each online CPU once" \
+		"start: $(ioctl_cpus start | wc -l), stop: $(ioctl_cpus stop | wc -l)"
+bad=""
+for c in $expect; do
+	cmp -s <(published "$c") "$snap/trace_cpu$c.bin" || bad="$bad $c"
+	[ "$(data_tail "$c")" = $((64 + c)) ] || bad="$bad tail$c"
+done
+[ -z "$bad" ] && ok "each CPU's trace file holds exactly its published bytes, data_tail released" ||
+	not_ok "each CPU's trace file holds exactly its published bytes" "wrong:$(echo $bad | cut -d" " -f1-12)"
+devs=$(grep -c '^device[0-9]*=ETE_' "$snap/snapshot.ini")
+[ "$devs" = 254 ] && ! grep -q 'ETE_100\|ETE_200' "$snap/snapshot.ini" &&
+	ok "snapshot.ini lists the 254 trace units" ||
+	not_ok "snapshot.ini lists the 254 trace units" "$devs ETE devices"
+cfg=""
+for c in 0 99 101 255; do
+	[ "$(cat "$root/sys/class/ete/ete$c/reset")" = 1 ] || cfg="$cfg reset$c"
+	[ -n "$(cat "$root/sys/class/ete/ete$c/el_ns")" ] || cfg="$cfg el_ns$c"
+done
+[ -z "$cfg" ] && ok "configured units 0, 99, 101 and 255 (reset, el_ns written)" ||
+	not_ok "configured units 0, 99, 101 and 255" "not written:$cfg"
+
+# 2: a sparse -c
+fake
+if run -c 1,3,255 -o "$out/sparse" && [ "$(cpus_of "$out/sparse" | tr '\n' ,)" = 1,3,255, ] &&
+   [ "$(ioctl_cpus start | tr '\n' ,)" = 1,3,255, ] &&
+   [ -z "$(cat "$root/sys/class/ete/ete2/reset")" ] &&
+   [ "$(cat "$root/sys/class/ete/ete3/reset")" = 1 ]; then
+	ok "-c 1,3,255: those CPUs only, the others untouched"
+else
+	not_ok "-c 1,3,255: those CPUs only" \
+		"$(cat "$out/run.log"; echo "files: $(cpus_of "$out/sparse" | tr '\n' ' ')"; echo "started: $(ioctl_cpus start | tr '\n' ' ')")"
+fi
+
+# 3: an offline CPU asked for
+fake
+if run -c 7,100 -o "$out/offline"; then
+	not_ok "-c naming offline CPU 100 is refused" "etecap returned 0"
+elif grep -q 'cpu100' "$out/run.log" && [ ! -e "$out/offline" ] && [ ! -e "$out/ioctl.log" ]; then
+	ok "-c naming offline CPU 100 is refused, naming it, nothing started or written"
+else
+	not_ok "-c naming offline CPU 100 is refused, naming it" "$(cat "$out/run.log")"
+fi
+
+# 4: an online CPU with no trace unit; the earlier snapshot stays as it was
+fake 77
+before=$(cd "$snap" && find . -type f | sort | xargs sha256sum | sha256sum)
+if run -o "$snap"; then
+	not_ok "CPU 77 without a trace unit: refused" "etecap returned 0"
+else
+	after=$(cd "$snap" && find . -type f | sort | xargs sha256sum | sha256sum)
+	if grep -q 'cpu77 has no trace unit' "$out/run.log" &&
+	   grep -q 'modprobe ete' "$out/run.log" &&
+	   [ "$before" = "$after" ] && [ ! -e "$snap.tmp" ] && [ ! -e "$out/ioctl.log" ]; then
+		ok "CPU 77 without a trace unit: refused with what to do, the old snapshot intact"
+	else
+		not_ok "CPU 77 without a trace unit: refused with what to do, the old snapshot intact" \
+			"$(cat "$out/run.log"; [ "$before" = "$after" ] || echo "snapshot changed"; ls -d "$snap".* 2>/dev/null)"
+	fi
+fi
+
+# 5: a CPU whose buffer device is missing
+fake
+rm -f "$root/dev/trbe150"
+if run -o "$out/nodev"; then
+	not_ok "CPU 150 without /dev/trbe150: refused" "etecap returned 0"
+elif grep -q 'cpu150 has no trace buffer' "$out/run.log" && grep -q 'modprobe trbe' "$out/run.log" &&
+     [ ! -e "$out/nodev" ]; then
+	ok "CPU 150 without /dev/trbe150: refused, saying to load trbe.ko"
+else
+	not_ok "CPU 150 without /dev/trbe150: refused, saying to load trbe.ko" "$(cat "$out/run.log")"
+fi
+
+# 6: a second complete run replaces the snapshot and keeps the first as DIR.old
+fake
+if run -c 5 -o "$snap" && [ "$(cpus_of "$snap")" = 5 ] &&
+   [ "$(cpus_of "$snap.old" | wc -l)" = 254 ]; then
+	ok "a complete run replaces DIR and keeps the previous snapshot as DIR.old"
+else
+	not_ok "a complete run replaces DIR and keeps the previous snapshot as DIR.old" \
+		"$(cat "$out/run.log"; ls -d "$snap"*)"
+fi
+
+echo "1..$n"
+[ "$failed" = 0 ]
