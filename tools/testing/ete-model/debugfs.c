@@ -247,6 +247,16 @@ static int em_rate_set(void *data, u64 val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(em_rate_fops, em_rate_get, em_rate_set, "%llu\n");
 
+/* access_ns: reading it times accesses on the unit's CPU (make bench) */
+static int em_access_ns_get(void *data, u64 *val)
+{
+	struct em_unit *u = data;
+
+	*val = ete_model_access_ns(u->model, u->cpu);
+	return *val ? 0 : -ENODEV;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(em_access_ns_fops, em_access_ns_get, NULL, "%llu\n");
+
 static int em_context_id_get(void *data, u64 *val)
 {
 	struct em_unit *u = data;
@@ -632,6 +642,8 @@ void em_debugfs_init(struct ete_model *m)
 		debugfs_create_file_unsafe("delay", 0600, d, u,
 					   &em_delay_fops);
 		debugfs_create_file_unsafe("rate", 0600, d, u, &em_rate_fops);
+		debugfs_create_file_unsafe("access_ns", 0400, d, u,
+					   &em_access_ns_fops);
 		debugfs_create_file_unsafe("context_id", 0600, d, u,
 					   &em_context_id_fops);
 		debugfs_create_file_unsafe("powerdown", 0600, d, u,

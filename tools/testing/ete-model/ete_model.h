@@ -133,6 +133,7 @@ void ete_model_set_delay(struct ete_model *m, int cpu, int reads);
 void ete_model_set_fault(struct ete_model *m, int cpu,
 			 enum ete_model_fault fault);
 void ete_model_set_rate(struct ete_model *m, int cpu, unsigned int bpms);
+u64 ete_model_access_ns(struct ete_model *m, int cpu);
 void ete_model_set_pmstable_unknown(struct ete_model *m, int cpu, int val);
 void ete_model_set_mutation(struct ete_model *m, unsigned long disabled);
 void ete_model_set_midr(struct ete_model *m, u64 midr);

@@ -8,6 +8,7 @@
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/random.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 
@@ -104,6 +105,54 @@ const struct ete_access_ops ete_model_sysreg_ops = {
 	.sync = em_sys_sync,
 };
 EXPORT_SYMBOL_GPL(ete_model_sysreg_ops);
+
+#define EM_TIMED_ACCESSES	1000
+
+struct em_timed {
+	struct ete_model *m;
+	int cpu;
+	u64 ns;
+};
+
+static void em_time_accesses(void *data)
+{
+	struct em_timed *t = data;
+	struct ete_access acc = {
+		.ops = &ete_model_sysreg_ops, .priv = t->m, .cpu = t->cpu,
+		.local = true,
+	};
+	unsigned long flags;
+	u64 t0;
+	int i;
+
+	local_irq_save(flags);
+	t0 = local_clock();
+	for (i = 0; i < EM_TIMED_ACCESSES; i++)
+		ete_read(&acc, ETE_TRCIDR0);
+	t->ns = local_clock() - t0;
+	local_irq_restore(flags);
+}
+
+/**
+ * ete_model_access_ns() - what one system-register access costs in this rig
+ * @m: the model
+ * @cpu: the unit's CPU
+ *
+ * Times EM_TIMED_ACCESSES reads of TRCIDR0 through the system-register
+ * view on @cpu with interrupts off: the time one driver access takes here,
+ * for make bench's start-time figure.  The reads count in the unit's stats.
+ *
+ * Context: process context; calls @cpu.
+ * Return: nanoseconds per access, rounded down; 0 if @cpu cannot be called.
+ */
+u64 ete_model_access_ns(struct ete_model *m, int cpu)
+{
+	struct em_timed t = { .m = m, .cpu = cpu };
+
+	if (smp_call_function_single(cpu, em_time_accesses, &t, 1))
+		return 0;
+	return div_u64(t.ns, EM_TIMED_ACCESSES);
+}
 
 /* ------------------------------------------------------------------ */
 /* External-debug view                                                */

@@ -278,6 +278,100 @@ out:
 	set_flush_us("5000");
 }
 
+/* ---- 1b. start time against the accesses it cannot avoid --------------- */
+
+#define START_REPS	9
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nanoseconds one system-register access takes here (the model times it) */
+static double access_ns(int cpu)
+{
+	char path[96];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), MODEL "cpu%d/access_ns", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/*
+ * Wall time of ETE_TRBE_IOC_START on @n CPUs, one ioctl after another as
+ * etecap does, the median of START_REPS starts (each stopped again); 0 if
+ * a start failed.
+ */
+static double start_secs(struct tbuf *t, int n)
+{
+	double s[START_REPS], t0;
+	int r, i;
+
+	for (r = 0; r < START_REPS; r++) {
+		t0 = now_s();
+		for (i = 0; i < n; i++)
+			if (ioctl(t[i].fd, ETE_TRBE_IOC_START))
+				break;
+		s[r] = now_s() - t0;
+		while (i--)
+			ioctl(t[i].fd, ETE_TRBE_IOC_STOP);
+		if (i != -1)
+			return 0;
+		usleep(20000);
+	}
+	qsort(s, START_REPS, sizeof(s[0]), cmp_double);
+	return s[START_REPS / 2];
+}
+
+/*
+ * Figure 7: how long a session start takes on 1 and on all CPUs, over what
+ * its minimum accesses would take at the measured time per access: how
+ * much of a start is neither a register access nor avoidable by fewer.
+ */
+static void bench_start_time(void)
+{
+	struct tbuf t[MAX_CPUS];
+	double ns, s1, sn;
+	int i, n, min;
+
+	for (n = 0; n < ncpu; n++) {
+		model_configure(n, "1048576", "fill", "ignore", "0", "stop");
+		quiet(n);
+		if (tbuf_open(&t[n], n)) {
+			fprintf(stderr, "ete_bench: /dev/trbe%d: %s\n", n,
+				strerror(errno));
+			break;
+		}
+	}
+	min = image_of(0).needed + 6;
+	ns = access_ns(0);
+	s1 = n ? start_secs(t, 1) : 0;
+	sn = n == ncpu ? start_secs(t, n) : 0;
+	if (ns > 0 && s1 > 0 && sn > 0) {
+		fig("access_ns", ns, "ref",
+		    "one system-register access to the model, ns (timed in the guest)");
+		fig("start_us_1cpu", s1 * 1e6, "lower",
+		    "session start on 1 CPU (ioctl START), wall time, us");
+		fig("start_time_ratio_1cpu", s1 * 1e9 / (min * ns), "lower",
+		    "that / (minimum accesses x time per access)");
+		fig("start_us_all", sn * 1e6, "lower",
+		    "session start on every CPU, one ioctl after another, us");
+		fig("start_time_ratio_all", sn * 1e9 / (n * min * ns), "lower",
+		    "that / (CPUs x minimum accesses x time per access)");
+	}
+	for (i = 0; i < n; i++)
+		tbuf_close(&t[i]);
+}
+
 /* ---- 2. draining: mmap and read() against memcpy ----------------------- */
 
 /* @reps copies of @len bytes into @dst from a buffer as warm as a mapping */
@@ -648,6 +742,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	bench_paths();
+	bench_start_time();
 	bench_drain();
 	bench_stream();
 	return 0;
