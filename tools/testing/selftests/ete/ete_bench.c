@@ -290,7 +290,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Nanoseconds one system-register access takes here (the model times it) */
-static double access_ns(int cpu)
+static double model_access_ns(int cpu)
 {
 	char path[96];
 	long long v = -1;
@@ -353,7 +353,7 @@ static void bench_start_time(void)
 		}
 	}
 	min = image_of(0).needed + 6;
-	ns = access_ns(0);
+	ns = model_access_ns(0);
 	s1 = n ? start_secs(t, 1) : 0;
 	sn = n == ncpu ? start_secs(t, n) : 0;
 	if (ns > 0 && s1 > 0 && sn > 0) {
