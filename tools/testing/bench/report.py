@@ -92,6 +92,33 @@ def worse(key, val, better, prev):
     return "WORSE" if bad else ""
 
 
+# Issue 19's targets: (figure, "<=" or ">=", value, what the target says)
+TARGETS = [
+    ("save_accesses", "<=", 30, "CPU PM save: at most 30 accesses"),
+    ("restore_ratio", "<=", 2, "CPU PM restore: at most twice its minimum"),
+    ("start_ratio", "<=", 2, "session start: at most twice its minimum"),
+    ("padding_per_mib_at_1024", "<=", 0.005 * 1048576,
+     "padding at 1 MB/s: at most 0.5%"),
+    ("idle_flushes_per_s", "<=", 0,
+     "no flush while no reader waits and nothing is pending"),
+    ("mmap_drain_vs_memcpy", "<=", 1.25,
+     "mmap drain at least 0.8x memcpy's bandwidth (time at most 1.25x)"),
+    ("zero_loss_vs_memcpy", ">=", 0.3,
+     "lossless rate at least 0.3x memcpy, default buffer"),
+]
+
+
+def distance(val, op, target):
+    """how far a figure misses its target: 0 if met, else a factor"""
+    if op == "<=":
+        if val <= target:
+            return 0.0
+        return val / target if target > 0 else 1.0 + val
+    if val >= target:
+        return 0.0
+    return target / val if val > 0 else float("inf")
+
+
 def fmt(v):
     if v is None:
         return "-"
@@ -155,6 +182,30 @@ def main():
             print("%-28s %12s %12s %6s  %s" % (
                 key, fmt(val), fmt(prev.get(key)), flag, what))
             out.write("%s\t%.6g\t%s\t%s\n" % (key, val, better, what))
+    print()
+    print("3. Targets (issue 19); a miss is given as how many times off")
+    hdr = "%-28s %12s %12s %10s  %s" % ("figure", "this run", "target", "", "")
+    print(hdr)
+    print("-" * 100)
+    furthest = None
+    for key, op, target, what in TARGETS:
+        if key not in figs:
+            print("%-28s %12s %12s %10s  %s" % (key, "-", op + " " + fmt(target),
+                                                "NOT MEASURED", what))
+            continue
+        val = figs[key][0]
+        d = distance(val, op, target)
+        print("%-28s %12s %12s %10s  %s" % (
+            key, fmt(val), op + " " + fmt(target),
+            "met" if d == 0 else "x%.3g off" % d, what))
+        if d and (furthest is None or d > furthest[1]):
+            furthest = (key, d, what)
+    if furthest:
+        print("furthest from its target: %s (%s), x%.3g off; why: "
+              "Documentation/performance.rst" % (furthest[0], furthest[2],
+                                                  furthest[1]))
+    else:
+        print("every target met")
     print()
     print("results: %s (%d figures%s)" % (
         a.out, len(figs),

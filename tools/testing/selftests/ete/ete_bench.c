@@ -131,6 +131,16 @@ static struct image image_of(int cpu)
  * one status read (RDXFFN), the registers the configuration needs
  * (image_of()), and the TRBE's: base, pointer and limit, and TRFCR_EL1.
  */
+/* A reader waiting in poll() for up to 1.2 s (bench_paths' flush figures) */
+static void *poll_waiter(void *arg)
+{
+	struct tbuf *t = arg;
+	struct pollfd pfd = { .fd = t->fd, .events = POLLIN };
+
+	poll(&pfd, 1, 1200);
+	return NULL;
+}
+
 static void bench_paths(void)
 {
 	long long a0, a1, a2, p0, p1, p2, irq0, fl0, save = 0, restore = 0;
@@ -214,19 +224,42 @@ static void bench_paths(void)
 		}
 	}
 
-	/* 3. the flush, armed with no trace: its own cost */
+	/*
+	 * 3. the flush, armed with no trace: while no reader waits (it
+	 * should not run at all), then with a reader waiting in poll()
+	 */
 	set_flush_us("1000");
 	if (!ioctl(t.fd, ETE_TRBE_IOC_START)) {
+		pthread_t waiter;
+		int waiting;
+
 		usleep(50000);
 		a0 = accesses(0);
 		fl0 = trbe_num(0, "stats/flushes");
+		t0 = now_s();
+		usleep(1000000);
+		t0 = now_s() - t0;
+		fig("idle_flushes_per_s", (trbe_num(0, "stats/flushes") - fl0) / t0,
+		    "lower", "flushes per second, armed, no trace, no reader waiting");
+		fig("idle_accesses_per_s", (accesses(0) - a0) / t0, "lower",
+		    "register accesses per second, the same");
+		waiting = !pthread_create(&waiter, NULL, poll_waiter, &t);
+		usleep(50000);
+		a0 = accesses(0);
+		fl0 = trbe_num(0, "stats/flushes");
+		t0 = now_s();
 		usleep(1000000);
 		a1 = accesses(0);
 		fl0 = trbe_num(0, "stats/flushes") - fl0;
+		t0 = now_s() - t0;
 		ioctl(t.fd, ETE_TRBE_IOC_STOP);
+		if (waiting)
+			pthread_join(waiter, NULL);
+		fig("waiting_flushes_per_s", fl0 / t0, "ref",
+		    "flushes per second, armed, no trace, a reader in poll() (flush_us 1000)");
 		if (fl0 > 0)
 			fig("flush_accesses", (double)(a1 - a0) / fl0, "lower",
-			    "accesses per periodic flush (no trace)");
+			    "accesses per flush (no trace, a reader waiting)");
 		/* TSB CSYNC is no access; TRBPTR read, TRBLIMITR write */
 		fig("flush_min", 2, "ref", "minimum: TRBPTR read, TRBLIMITR write");
 	}
@@ -476,18 +509,30 @@ struct streamer {
 	struct tbuf t;
 	unsigned char *copy;
 	__u64 consumed;
+	__u64 timeouts;		/* poll() returned 0: woken by its own timeout */
+	double cpu_secs;	/* the reader thread's CPU time */
 };
+
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 /* A reader as etecap is: poll, copy out what is published, move the tail */
 static void *stream_reader(void *arg)
 {
 	struct streamer *s = arg;
 	struct pollfd pfd = { .fd = s->t.fd, .events = POLLIN };
+	double c0 = thread_cpu_s();
 
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
 		__u64 head, tail;
 
-		poll(&pfd, 1, 50);
+		if (!poll(&pfd, 1, 50))
+			s->timeouts++;
 		head = tbuf_head(&s->t);
 		tail = s->t.hdr->data_tail;
 		if (tail < s->t.hdr->data_lost_tail)
@@ -503,6 +548,7 @@ static void *stream_reader(void *arg)
 		}
 		__atomic_store_n(&s->t.hdr->data_tail, tail, __ATOMIC_RELEASE);
 	}
+	s->cpu_secs = thread_cpu_s() - c0;
 	return NULL;
 }
 
@@ -513,17 +559,21 @@ struct step {
 	double loss;		/* lost / offered */
 	double padding;		/* IGNORE bytes per MiB published */
 	double irqs, wakeups, flushes, accesses;	/* per MiB */
+	double timeouts;	/* readers' poll() timeouts per MiB */
+	double gen_share;	/* the model's generation, share of the CPUs' time */
+	double reader_share;	/* the readers' CPU time, share of the CPUs' time */
 };
 
 static int run_step(struct step *st, const unsigned char *seq)
 {
 	long long off0[MAX_CPUS], drop0[MAX_CPUS], pad0[MAX_CPUS];
 	long long irq0[MAX_CPUS], wake0[MAX_CPUS], fl0[MAX_CPUS], acc0[MAX_CPUS];
+	long long tick0[MAX_CPUS];
 	struct streamer s[MAX_CPUS] = { 0 };
 	char rate[16];
 	double t0, secs;
 	double offered = 0, published = 0, lost = 0, pad = 0, irqs = 0;
-	double wakeups = 0, flushes = 0, acc = 0;
+	double wakeups = 0, flushes = 0, acc = 0, tmo = 0, gen = 0, rd = 0;
 	int i, ret = -1;
 
 	snprintf(rate, sizeof(rate), "%u", st->rate);
@@ -545,6 +595,7 @@ static int run_step(struct step *st, const unsigned char *seq)
 		wake0[i] = trbe_num(i, "stats/wakeups");
 		fl0[i] = trbe_num(i, "stats/flushes");
 		acc0[i] = accesses(i);
+		tick0[i] = model_stat(i, "tick_ns");
 		if (pthread_create(&s[i].thread, NULL, stream_reader, &s[i]))
 			goto out;
 	}
@@ -574,7 +625,12 @@ out_stop:
 		wakeups += trbe_num(i, "stats/wakeups") - wake0[i];
 		flushes += trbe_num(i, "stats/flushes") - fl0[i];
 		acc += accesses(i) - acc0[i];
+		gen += (model_stat(i, "tick_ns") - tick0[i]) / 1e9;
+		tmo += s[i].timeouts;
+		rd += s[i].cpu_secs;
 	}
+	st->gen_share = gen / (secs * ncpu);
+	st->reader_share = rd / (secs * ncpu);
 	st->offered = offered / secs / 1e6;
 	st->delivered = published / secs / 1e6;
 	st->loss = offered ? lost / offered : 0;
@@ -586,6 +642,7 @@ out_stop:
 		st->wakeups = wakeups / mib;
 		st->flushes = flushes / mib;
 		st->accesses = acc / mib;
+		st->timeouts = tmo / mib;
 	}
 out:
 	for (i = 0; i < ncpu; i++) {
@@ -617,13 +674,21 @@ static unsigned int isqrt(unsigned long long x)
 	return lo;
 }
 
+static void print_step(const struct step *st, const char *note)
+{
+	printf("# %8u %10.2f %10.2f %7.3f %9.0f %8.1f %8.1f %8.1f %9.0f %8.1f %6.1f %6.1f%s\n",
+	       st->rate, st->offered, st->delivered, 100 * st->loss,
+	       st->padding, st->irqs, st->wakeups, st->flushes, st->accesses,
+	       st->timeouts, 100 * st->gen_share, 100 * st->reader_share, note);
+}
+
 static void bench_stream(void)
 {
 	static const unsigned int rates[] = {
 		64, 1024, 4096, 16384, 65536, 262144,
 	};
 	struct step st[ARRAY_SIZE(rates) + REFINE_STEPS] = { 0 };
-	struct step *best = NULL, *slow = NULL;
+	struct step *best = NULL, *slow = NULL, *first;
 	unsigned int lo, hi, n = ARRAY_SIZE(rates);
 	unsigned char *seq = seq_bytes(0, REPLAY_BYTES);
 	double mem_bw, mem_secs_per_mib;
@@ -644,19 +709,17 @@ static void bench_stream(void)
 	fig("memcpy_mbps", mem_bw, "higher", "guest memcpy bandwidth, MB/s (one thread)");
 	printf("# %d CPUs, 1 MiB fill-mode buffers, %.1f s per rate\n", ncpu,
 	       step_secs);
-	printf("# %8s %10s %10s %7s %9s %8s %8s %8s %9s\n", "B/ms/cpu",
-	       "offer MB/s", "publ MB/s", "loss %", "pad B/MiB", "irq/MiB",
-	       "wake/MiB", "fl/MiB", "acc/MiB");
+	printf("# %8s %10s %10s %7s %9s %8s %8s %8s %9s %8s %6s %6s\n",
+	       "B/ms/cpu", "offer MB/s", "publ MB/s", "loss %", "pad B/MiB",
+	       "irq/MiB", "wake/MiB", "fl/MiB", "acc/MiB", "tmo/MiB", "gen %",
+	       "rdr %");
 	for (i = 0; i < ARRAY_SIZE(rates); i++) {
 		st[i].rate = rates[i];
 		if (run_step(&st[i], seq)) {
 			fprintf(stderr, "ete_bench: rate %u failed\n", rates[i]);
 			break;
 		}
-		printf("# %8u %10.2f %10.2f %7.3f %9.0f %8.1f %8.1f %8.1f %9.0f\n",
-		       st[i].rate, st[i].offered, st[i].delivered,
-		       100 * st[i].loss, st[i].padding, st[i].irqs,
-		       st[i].wakeups, st[i].flushes, st[i].accesses);
+		print_step(&st[i], "");
 		fflush(stdout);
 		snprintf(key, sizeof(key), "loss_pct_at_%u", rates[i]);
 		fig(key, 100 * st[i].loss, "lower", "trace lost at this rate, % of offered");
@@ -683,10 +746,7 @@ static void bench_stream(void)
 		st[i].rate = isqrt((unsigned long long)lo * hi);
 		if (st[i].rate <= lo || st[i].rate >= hi || run_step(&st[i], seq))
 			break;
-		printf("# %8u %10.2f %10.2f %7.3f %9.0f %8.1f %8.1f %8.1f %9.0f (between)\n",
-		       st[i].rate, st[i].offered, st[i].delivered,
-		       100 * st[i].loss, st[i].padding, st[i].irqs,
-		       st[i].wakeups, st[i].flushes, st[i].accesses);
+		print_step(&st[i], " (between)");
 		fflush(stdout);
 		if (st[i].loss) {
 			hi = st[i].rate;
@@ -709,9 +769,30 @@ static void bench_stream(void)
 		fig("accesses_per_mib_at_max", best->accesses, "lower",
 		    "register accesses per MiB while streaming");
 	}
-	if (slow)
+	if (slow) {
 		fig("wakeups_per_mib_at_64", slow->wakeups, "lower",
 		    "reader wake-ups per MiB at 64 KB/s");
+		fig("reader_timeouts_per_mib_at_64", slow->timeouts, "lower",
+		    "reader poll() timeouts (50 ms) per MiB at 64 KB/s: woken by its own timeout");
+	}
+	/* where the loss begins: who had the CPUs */
+	for (i = 0, first = NULL; i < ARRAY_SIZE(st); i++)
+		if (st[i].rate && st[i].loss && (!first || st[i].rate < first->rate))
+			first = &st[i];
+	if (best) {
+		fig("gen_share_at_max", 100 * best->gen_share, "ref",
+		    "the model's trace generation at that rate, % of the CPUs' time");
+		fig("reader_share_at_max", 100 * best->reader_share, "ref",
+		    "the readers' CPU time at that rate, % of the CPUs' time");
+	}
+	if (first) {
+		fig("first_loss_mbps", first->offered, "ref",
+		    "lowest rate with loss, MB/s, all CPUs");
+		fig("gen_share_at_first_loss", 100 * first->gen_share, "ref",
+		    "the model's trace generation there, % of the CPUs' time");
+		fig("reader_share_at_first_loss", 100 * first->reader_share, "ref",
+		    "the readers' CPU time there, % of the CPUs' time");
+	}
 out:
 	free(seq);
 }
