@@ -445,6 +445,10 @@ static int em_stats_show(struct seq_file *s, void *v)
 		   READ_ONCE(u->powerdowns), READ_ONCE(u->irqs),
 		   READ_ONCE(u->bytes_out), READ_ONCE(u->bytes_dropped));
 	seq_printf(s, "status_reads %lu\n", READ_ONCE(u->status_reads));
+	seq_printf(s, "isb %lu\ndsb %lu\ntsb %lu\n",
+		   READ_ONCE(u->barriers[ETE_SYNC_ISB]),
+		   READ_ONCE(u->barriers[ETE_SYNC_DSB]),
+		   READ_ONCE(u->barriers[ETE_SYNC_TSB]));
 	/* the last CPU PM save and restore ete_pm_test.ko drove */
 	seq_printf(s, "last_save %lu\nlast_save_polls %lu\n",
 		   READ_ONCE(u->last_save[0]), READ_ONCE(u->last_save[1]));

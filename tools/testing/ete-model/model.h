@@ -283,6 +283,8 @@ struct em_unit {
 	unsigned long reads;
 	/* of those, status polls: TRCSTATR and TRBSR_EL1 */
 	unsigned long status_reads;
+	/* system-register view barriers: ISB, DSB, TSB CSYNC (enum ete_sync) */
+	unsigned long barriers[3];
 	unsigned long writes;
 	/* ete_model_cpu_pm() to _done(): {accesses, status polls} */
 	unsigned long pm_mark_accesses, pm_mark_polls;

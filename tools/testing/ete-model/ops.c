@@ -85,6 +85,8 @@ static void em_sys_sync(const struct ete_access *acc, enum ete_sync what)
 		return;
 	raw_spin_lock_irqsave(&u->lock, flags);
 	em_offcpu(u, local, 0, what, false);
+	if (what < ARRAY_SIZE(u->barriers))
+		u->barriers[what]++;
 	em_unit_sync(u, what);
 	raw_spin_unlock_irqrestore(&u->lock, flags);
 	em_unit_kick(u);

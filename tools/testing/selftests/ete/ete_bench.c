@@ -45,6 +45,13 @@ static long long accesses(int cpu)
 	return model_stat(cpu, "reads") + model_stat(cpu, "writes");
 }
 
+/* ISB, DSB and TSB CSYNC through the system-register view */
+static long long barriers(int cpu)
+{
+	return model_stat(cpu, "isb") + model_stat(cpu, "dsb") +
+	       model_stat(cpu, "tsb");
+}
+
 static int set_flush_us(const char *val)
 {
 	return write_file(FLUSH_US, val, strlen(val));
@@ -144,7 +151,7 @@ static void *poll_waiter(void *arg)
 static void bench_paths(void)
 {
 	long long a0, a1, a2, p0, p1, p2, irq0, fl0, save = 0, restore = 0;
-	long long save_polls = 0, restore_polls = 0;
+	long long save_polls = 0, restore_polls = 0, b0, b1, b2;
 	struct image im;
 	struct tbuf t;
 	double t0;
@@ -159,6 +166,7 @@ static void bench_paths(void)
 	}
 	a0 = accesses(0);
 	p0 = model_stat(0, "status_reads");
+	b0 = barriers(0);
 	if (ioctl(t.fd, ETE_TRBE_IOC_START)) {
 		fprintf(stderr, "ete_bench: start: %s\n", strerror(errno));
 		goto out;
@@ -166,11 +174,13 @@ static void bench_paths(void)
 	usleep(20000);
 	a1 = accesses(0);
 	p1 = model_stat(0, "status_reads");
+	b1 = barriers(0);
 	im = image_of(0);
 	ioctl(t.fd, ETE_TRBE_IOC_STOP);
 	usleep(20000);
 	a2 = accesses(0);
 	p2 = model_stat(0, "status_reads");
+	b2 = barriers(0);
 	fig("start_accesses", a1 - a0, "lower",
 	    "session start on one CPU: register accesses (trace unit and TRBE)");
 	fig("start_polls", p1 - p0, "lower", "of those, status reads");
@@ -184,9 +194,12 @@ static void bench_paths(void)
 	fig("stop_min", 7, "ref",
 	    "minimum: TRCPRGCTLR, TRCSTATR, TRFCR, TRBLIMITR, TRBPTR, TRBSR, TRBSR clear");
 	fig("stop_ratio", (double)(a2 - a1) / 7, "lower", "stop accesses / minimum");
+	fig("start_barriers", b1 - b0, "lower", "session start: ISB, DSB, TSB CSYNC");
+	fig("stop_barriers", b2 - b1, "lower", "session stop: ISB, DSB, TSB CSYNC");
 
 	/* 2. CPU PM save and restore, power lost at each exit */
 	if (!access(PMT, W_OK) && !ioctl(t.fd, ETE_TRBE_IOC_START)) {
+		b0 = barriers(0);
 		for (i = 0; i < PM_CYCLES; i++) {
 			if (cpu_pm(0, "enter"))
 				break;
@@ -197,8 +210,12 @@ static void bench_paths(void)
 			restore += model_stat(0, "last_restore");
 			restore_polls += model_stat(0, "last_restore_polls");
 		}
+		b1 = barriers(0);
 		ioctl(t.fd, ETE_TRBE_IOC_STOP);
 		model_set(0, "powerdown", "0");
+		if (i)
+			fig("pm_cycle_barriers", (double)(b1 - b0) / i, "lower",
+			    "CPU PM save and restore: ISB, DSB, TSB CSYNC per cycle");
 		if (i) {
 			/* OSLAR, TRCSTATR, the dynamic registers; TRBE 5 */
 			int smin = 2 + im.dynamic + 5;
