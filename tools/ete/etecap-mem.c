@@ -537,11 +537,21 @@ int etecap_mem_add_other(struct etecap_memset *m, const char *dir, pid_t pid)
 	off_t off;
 	FILE *maps;
 
+	/* a kernel thread has no map: nothing written (slow on some disks) */
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	maps = fopen(path, "r");
+	if (!maps)
+		return -errno;
+	n = !!fgets(line, sizeof(line), maps);
+	fclose(maps);
+	if (!n)
+		return 0;
 	maps = save_maps(dir, pid);
 	if (!maps)
 		return -errno;
 	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
 	memfd = open(path, O_RDONLY | O_CLOEXEC);
+	n = 0;
 	while (fgets(line, sizeof(line), maps)) {
 		n++;
 		if (!exec_mapping(line, &ml))

@@ -26,6 +26,12 @@
 #include "ete_file_io.h"
 
 #define OUT	"/out/etecap"
+/*
+ * A capture without a command saves the code of every task alive at the
+ * stop: seconds on a slow VM, system_wide_saves_code_of_other_tasks's
+ * subject; the other cases leave it out
+ */
+#define NO_OTHERS	"--others-max", "0"
 #define ETE0	"/sys/class/ete/ete0/"
 #define NCPUS	4
 
@@ -325,7 +331,8 @@ TEST(traced_process_memory_matches_maps)
 TEST(mem_image_added_to_every_core)
 {
 	char dir[128], path[256], *ini, *d, *f;
-	const char *const argv[] = { "etecap", "-q", "-c", "0-3", "-t", "50", "--no-kernel",
+	const char *const argv[] = { "etecap", "-q", NO_OTHERS, "-c", "0-3",
+			       "-t", "50", "--no-kernel",
 			       "-o", dir, "--mem", "/init@0xffffff8000100000", NULL };
 	size_t dl, fl;
 
@@ -370,7 +377,7 @@ TEST(buffer_modes_not_asked_are_defaults)
 		{ "buffer_size", "65536\n" },
 	};
 	char dir[128], path[256], *s, *size;
-	const char *const argv[] = { "etecap", "-q", "-c", "1", "-t", "50",
+	const char *const argv[] = { "etecap", "-q", NO_OTHERS, "-c", "1", "-t", "50",
 			       "--no-kernel", "-o", dir, NULL };
 	unsigned int i;
 
@@ -463,9 +470,9 @@ static int traced(const char *path)
 TEST(sparse_and_online_cpus)
 {
 	char dir[128], path[256], *ini;
-	const char *const sparse[] = { "etecap", "-q", "-c", "1,3", "-t", "100",
+	const char *const sparse[] = { "etecap", "-q", NO_OTHERS, "-c", "1,3", "-t", "100",
 				       "--no-kernel", "-o", dir, NULL };
-	const char *const online[] = { "etecap", "-q", "-t", "100",
+	const char *const online[] = { "etecap", "-q", NO_OTHERS, "-t", "100",
 				       "--no-kernel", "-o", dir, NULL };
 	int cpu, rc;
 
@@ -522,10 +529,10 @@ static long long ini_configr(const char *dir, int cpu)
 TEST(all_cpus_with_preset)
 {
 	char dir[128], path[256];
-	const char *const all[] = { "etecap", "-q", "-a", "--preset", "flight",
+	const char *const all[] = { "etecap", "-q", NO_OTHERS, "-a", "--preset", "flight",
 				    "-t", "100", "--no-kernel", "-o", dir,
 				    NULL };
-	const char *const plain[] = { "etecap", "-q", "-a", "-t", "100",
+	const char *const plain[] = { "etecap", "-q", NO_OTHERS, "-a", "-t", "100",
 				      "--no-kernel", "-o", dir, NULL };
 	int cpu, rc;
 
@@ -762,11 +769,11 @@ static int etecap_stderr(const char *const *argv, const char *err)
 TEST(snapshot_replaced_only_when_complete)
 {
 	char dir[128], path[512], err[] = OUT "/keep.err", *first, *s;
-	const char *const ok[] = { "etecap", "-q", "-c", "0", "-t", "50",
+	const char *const ok[] = { "etecap", "-q", NO_OTHERS, "-c", "0", "-t", "50",
 				   "--no-kernel", "-o", dir, NULL };
-	const char *const no_unit[] = { "etecap", "-q", "-c", "0,7", "-t", "50",
+	const char *const no_unit[] = { "etecap", "-q", NO_OTHERS, "-c", "0,7", "-t", "50",
 					"--no-kernel", "-o", dir, NULL };
-	const char *const refused[] = { "etecap", "-q", "-c", "0", "--cycles=1",
+	const char *const refused[] = { "etecap", "-q", NO_OTHERS, "-c", "0", "--cycles=1",
 					"-t", "50", "--no-kernel", "-o", dir,
 					NULL };
 
@@ -870,7 +877,7 @@ TEST(sigint_still_writes_snapshot)
 TEST(profile_selects_cpus_and_settings)
 {
 	char dir[128], path[256], *s;
-	const char *const argv[] = { "etecap", "-q", "-P", "etecap_test", "-t", "200",
+	const char *const argv[] = { "etecap", "-q", NO_OTHERS, "-P", "etecap_test", "-t", "200",
 				     "--no-kernel", "-o", dir, NULL };
 	unsigned long long configr;
 	int cpu;
@@ -1049,7 +1056,7 @@ TEST_F_TIMEOUT(slow, flight_snapshots_on_sigusr2, 300)
 TEST(sigusr2_in_fill_mode_is_refused)
 {
 	char dir[128], path[256], err[] = OUT "/usr2fill.err", *s;
-	const char *const argv[] = { "etecap", "-c", "0", "-m", "fill",
+	const char *const argv[] = { "etecap", NO_OTHERS, "-c", "0", "-m", "fill",
 				     "--progress", "0", "--no-kernel", "-o",
 				     dir, NULL };
 	int st, i, fd;
