@@ -3,7 +3,8 @@
  * etecap (tools/ete/, Documentation/user-guide-capture.rst) in the VM,
  * against the model: options it must refuse without touching a unit, a
  * refusal by the driver, the memory of a traced process against its
- * /proc/<pid>/maps, --mem images, a timed capture and ^C.
+ * /proc/<pid>/maps, --mem images, a timed capture and ^C, SIGUSR2's
+ * flight snapshots, the code of other tasks in a system-wide capture.
  *
  * The snapshots are left in /out/etecap/<test>/ (the host's
  * build/runs/<run>/etecap/), where post.d/etecap_snapshot.sh checks that
