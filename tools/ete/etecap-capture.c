@@ -25,6 +25,9 @@
 
 static int stop_signal;
 static int wake_pipe[2] = { -1, -1 };
+/* SIGUSR2s received, and the number the capture loop has acted on */
+static unsigned int snap_requests;
+static unsigned int snap_taken;
 
 /* One per CPU traced, and the poll set: the CPUs and the wake pipe */
 static struct trbe_consumer *consumers;
@@ -36,14 +39,19 @@ static void on_signal(int sig)
 	int saved = errno;
 	char c = sig;
 
-	if (sig != SIGCHLD)
+	if (sig == SIGUSR2)
+		__atomic_add_fetch(&snap_requests, 1, __ATOMIC_RELAXED);
+	else if (sig != SIGCHLD)
 		__atomic_store_n(&stop_signal, sig, __ATOMIC_RELAXED);
 	if (write(wake_pipe[1], &c, 1) < 0)
 		(void)0;
 	errno = saved;
 }
 
-/* Installed first thing: a ^C during setup means no capture at all */
+/*
+ * Installed first thing: a ^C during setup means no capture at all; a
+ * SIGUSR2 is kept until the capture loop runs (one snapshot then).
+ */
 int etecap_setup_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -55,6 +63,9 @@ int etecap_setup_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
+	/* mid-snapshot, the copies it makes go on (they are not ended) */
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR2, &sa, NULL);
 	return 0;
 }
 
@@ -79,6 +90,8 @@ static void write_out(__u64 offset, const void *buf, size_t len, void *arg)
 
 	if (etecap_track_piece(c, offset, len) && !write_err)
 		write_err = -ENOMEM;
+	if (!c->bytes)
+		c->first = offset;
 	if (fwrite(buf, 1, len, c->out) != len && !write_err)
 		write_err = -errno;
 	c->bytes += len;
@@ -336,14 +349,26 @@ static void collect_task(struct etecap *e, pid_t pid)
 }
 
 /*
+ * A capture of whatever runs: no command, no -p, no --pid or --comm.  Its
+ * snapshot holds the code of every task alive at the stop.
+ */
+bool etecap_system_wide(const struct etecap_opts *o)
+{
+	return !o->cmd && !o->attach && !o->npids && !o->comm;
+}
+
+/*
  * After the traced tasks, every other task alive at the stop (threads
  * included), so that the context IDs of a trace that is not filtered to
  * the command (kernel threads, other processes) have a name too.  A task
  * that came and went during the capture without being traced is not
- * there: its context ID stays unnamed.
+ * there: its context ID stays unnamed.  System-wide, each process's code
+ * is saved too (etecap_mem_add_other(): its map, its executable mappings,
+ * an image shared by processes once, up to --others-max).
  */
 void etecap_note_other_tasks(struct etecap *e)
 {
+	bool code = etecap_system_wide(&e->o) && e->o.others_max;
 	char path[64], line[256], name[64];
 	struct dirent *p, *t;
 	DIR *procs, *tasks;
@@ -358,6 +383,8 @@ void etecap_note_other_tasks(struct etecap *e)
 
 		if (!isdigit((unsigned char)p->d_name[0]))
 			continue;
+		if (code && pid != getpid() && !is_tracee(pid))
+			etecap_mem_add_other(&e->mem, e->o.outdir, pid);
 		snprintf(path, sizeof(path), "/proc/%d/task", pid);
 		tasks = opendir(path);
 		if (!tasks)
@@ -495,6 +522,117 @@ static void wait_events(struct etecap *e, long deadline, long next_progress)
 			;
 }
 
+/*
+ * SIGUSR2 in wrap or circular mode: the flight recorder's snapshot.  The
+ * TRBE writes on over published bytes while it runs, so the CPUs are
+ * stopped (ETE_TRBE_IOC_STOP publishes the rest), drained into DIR.<n>
+ * with the code of the tasks alive now, and started again on the same
+ * files: the stream goes on from data_head, a new session that the
+ * driver marks with an ETE_TRBE_GAP_SESSION record (abi-trbe.rst).  Each
+ * DIR.<n> holds what the buffers took since the one before (at most a
+ * buffer's worth); DIR, at the end, what they took since the last.
+ * 0, or -errno if the trace could not be started again.
+ */
+static int flight_snapshot(struct etecap *e, long elapsed)
+{
+	FILE **keep = calloc(e->o.ncpus, sizeof(*keep));
+	int i, ret, n = e->snapshots + 1;
+	char path[512];
+
+	if (!keep) {
+		fprintf(stderr, "etecap: SIGUSR2: out of memory; no snapshot\n");
+		return 0;
+	}
+	e->elapsed_ms = elapsed;
+	ret = stop_cpus(e);
+	if (!ret)
+		ret = etecap_flight_open(e, n);
+	if (ret) {
+		free(keep);
+		return start_cpus(e);
+	}
+	for (i = 0; i < e->o.ncpus; i++) {
+		struct etecap_cpu *c = &e->cpu[i];
+
+		keep[i] = c->out;
+		etecap_path(path, sizeof(path), "%s/trace_cpu%d.bin",
+			    e->o.outdir, c->cpu);
+		c->out = fopen(path, "w");
+		if (!c->out) {
+			ret = ret ?: -errno;
+			c->out = fopen("/dev/null", "w");
+		}
+	}
+	drain_all(e, false);
+	for (i = 0; i < e->o.ncpus; i++) {
+		struct etecap_cpu *c = &e->cpu[i];
+		const struct ete_trbe_mmap_page *h = consumers[i].hdr;
+
+		c->gap_count = h->gap_count;
+		c->lost_bytes = h->lost_bytes;
+		c->wrap_count = h->wrap_count;
+		c->state = h->state;
+		c->last_error = h->last_error;
+		ret = ret ?: etecap_write_gaps(e->o.outdir, c, h);
+		if (c->out && fclose(c->out) && !ret)
+			ret = -errno;
+		c->out = keep[i];
+	}
+	ret = ret ?: write_err;
+	write_err = 0;
+	for (i = 0; i < ntracees && !ret; i++)
+		collect_task(e, tracees[i]);
+	etecap_flight_close(e, ret);
+	free(keep);
+	/* the capture's files again, from the next byte on */
+	for (i = 0; i < e->o.ncpus; i++) {
+		struct etecap_cpu *c = &e->cpu[i];
+
+		c->bytes = 0;
+		c->first = c->next;
+		c->njumps = 0;
+		c->ngaps = 0;
+	}
+	ret = start_cpus(e);
+	if (ret)
+		fprintf(stderr, "etecap: snapshot %d: the trace did not start again: stopping\n",
+			n);
+	return ret;
+}
+
+/* Every CPU in wrap or circular mode: SIGUSR2 takes a snapshot */
+static bool flight_recorder(const struct etecap *e)
+{
+	int i;
+
+	for (i = 0; i < e->o.ncpus; i++)
+		if (!e->cpu[i].flight)
+			return false;
+	return e->o.ncpus > 0;
+}
+
+/*
+ * The SIGUSR2s not acted on yet (they come during setup or a snapshot
+ * too): one snapshot for them, or, in fill mode, a word on stderr once.
+ * true when the capture must stop.
+ */
+static bool take_snapshots(struct etecap *e, long elapsed)
+{
+	static bool said;
+	unsigned int req = __atomic_load_n(&snap_requests, __ATOMIC_RELAXED);
+
+	if (req == snap_taken)
+		return false;
+	snap_taken = req;
+	if (flight_recorder(e))
+		return flight_snapshot(e, elapsed) != 0;
+	if (!said)
+		fprintf(stderr,
+			"etecap: SIGUSR2: snapshots are for -m wrap or circular (the flight recorder); fill mode writes its trace as it goes: ignored\n");
+	said = true;
+	return false;
+}
+
 static int capture_loop(struct etecap *e)
 {
 	long t0 = now_ms(), deadline = 0, next_progress = 0, now;
@@ -510,6 +648,8 @@ static int capture_loop(struct etecap *e)
 		drain_all(e, true);
 		now = now_ms();
 		if (done || etecap_interrupted() || (deadline && now >= deadline))
+			break;
+		if (take_snapshots(e, now - t0))
 			break;
 		if (next_progress && now >= next_progress) {
 			progress(e, now - t0);

@@ -17,13 +17,15 @@
 /*
  * Note the piece of @len bytes at stream offset @offset, about to be
  * appended to the file: a jump is recorded where it does not follow the
- * last piece (and for the first piece, if the stream did not start at 0).
+ * last piece (and for the first piece, if it does not start at @c->next:
+ * 0, or where the last flight snapshot's file of this CPU ended).
  * 0 or -ENOMEM.
  */
 int etecap_track_piece(struct etecap_cpu *c, __u64 offset, size_t len)
 {
 	if (!c->njumps || offset != c->next) {
-		__u64 from = c->njumps ? c->next : 0;
+		/* 0, or where the last file of a flight snapshot ended */
+		__u64 from = c->next;
 
 		if (c->njumps == c->jumps_cap) {
 			unsigned int cap = c->jumps_cap ? 2 * c->jumps_cap : 16;

@@ -32,6 +32,8 @@
 #endif
 
 #define MAX_PIECES	64
+/* memory.txt: an image saved as a file, in no core's dumps */
+#define NO_DUMP		"(no dump: overlaps an earlier region; maps_<pid>.txt places it)"
 #define COPY_CHUNK	65536
 
 struct piece {
@@ -51,6 +53,8 @@ static int cut_pieces(const struct etecap_memset *m, __u64 va, __u64 len,
 		__u64 rs = m->r[i].va, re = rs + m->r[i].len;
 		int j, n = nw;
 
+		if (m->r[i].nodump)
+			continue;
 		for (j = 0; j < n; j++) {
 			__u64 ps = work[j].va, pe = ps + work[j].len;
 
@@ -83,6 +87,11 @@ static __u64 copy_bytes(int fd, off_t off, __u64 len, const char *path)
 		size_t n = len - done > COPY_CHUNK ? COPY_CHUNK : len - done;
 		ssize_t got = pread(fd, buf, n, off + done);
 
+		/* a mapping goes past its file's end: zeros there */
+		if (!got && done && !ftruncate(out, len)) {
+			done = len;
+			break;
+		}
 		if (got <= 0 || write(out, buf, got) != got)
 			break;
 		done += got;
@@ -109,7 +118,7 @@ static int add_region(struct etecap_memset *m, const char *dir, __u64 va,
 	char path[512];
 
 	for (i = 0; i < m->n && np == 0; i++) {
-		if (m->r[i].va == va && m->r[i].len == len) {
+		if (!m->r[i].nodump && m->r[i].va == va && m->r[i].len == len) {
 			/* the same mapping seen again, in another task */
 			fprintf(m->log, "same  0x%llx 0x%llx %s: as %s\n",
 				(unsigned long long)va, (unsigned long long)len,
@@ -128,6 +137,7 @@ static int add_region(struct etecap_memset *m, const char *dir, __u64 va,
 				(unsigned long long)p[i].va, what);
 			return -ENOSPC;
 		}
+		memset(r, 0, sizeof(*r));
 		snprintf(r->file, sizeof(r->file), "mem_%d.bin", m->n);
 		etecap_path(path, sizeof(path), "%s/%s", dir, r->file);
 		r->len = copy_bytes(fd, off + (p[i].va - va), p[i].len, path);
@@ -341,6 +351,60 @@ static void save_perf_map(struct etecap_memset *m, const char *dir,
 	fclose(in);
 }
 
+/* One line of /proc/<pid>/maps */
+struct map_line {
+	unsigned long long start, end, off;
+	unsigned long major, minor, inode;
+	char perms[8];
+	char path[256];
+};
+
+/* true if @line is an executable mapping, in @ml */
+static bool exec_mapping(const char *line, struct map_line *ml)
+{
+	ml->path[0] = 0;
+	return sscanf(line, "%llx-%llx %7s %llx %lx:%lx %lu %255[^\n]",
+		      &ml->start, &ml->end, ml->perms, &ml->off, &ml->major,
+		      &ml->minor, &ml->inode, ml->path) >= 7 &&
+	       strchr(ml->perms, 'x') && ml->end > ml->start;
+}
+
+/*
+ * The file a mapping maps, on the regions added from @first on: when the
+ * mapping went in whole, one region at its start, a later task mapping
+ * the same bytes of the same file reuses its image (find_image()).
+ */
+static void mark_image(struct etecap_memset *m, int first,
+		       const struct map_line *ml)
+{
+	struct etecap_region *r = &m->r[first];
+
+	if (m->n != first + 1 || !ml->inode || r->va != ml->start ||
+	    r->len != ml->end - ml->start)
+		return;
+	r->dev_major = ml->major;
+	r->dev_minor = ml->minor;
+	r->inode = ml->inode;
+	r->offset = ml->off;
+}
+
+/* The region holding the bytes @ml maps (device, inode, offset, length) */
+static const struct etecap_region *find_image(const struct etecap_memset *m,
+					      const struct map_line *ml)
+{
+	int i;
+
+	for (i = 0; ml->inode && i < m->n; i++) {
+		const struct etecap_region *r = &m->r[i];
+
+		if (r->inode == ml->inode && r->dev_major == ml->major &&
+		    r->dev_minor == ml->minor && r->offset == ml->off &&
+		    r->len == ml->end - ml->start)
+			return r;
+	}
+	return NULL;
+}
+
 /*
  * The executable mappings of task @pid, read through /proc/<pid>/mem
  * (etecap is its tracer), and its JIT symbols (save_perf_map()).
@@ -348,10 +412,10 @@ static void save_perf_map(struct etecap_memset *m, const char *dir,
  */
 int etecap_mem_add_process(struct etecap_memset *m, const char *dir, pid_t pid)
 {
-	char line[512], path[256], perms[8], what[160], bid[41];
-	unsigned long long start, end, off;
+	char line[512], path[256], what[160], bid[41];
+	struct map_line ml;
 	FILE *maps;
-	int memfd, ret = 0;
+	int memfd, ret = 0, first;
 
 	maps = save_maps(dir, pid);
 	if (!maps)
@@ -365,19 +429,193 @@ int etecap_mem_add_process(struct etecap_memset *m, const char *dir, pid_t pid)
 		return ret;
 	}
 	while (fgets(line, sizeof(line), maps) && !ret) {
-		path[0] = 0;
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %255[^\n]", &start,
-			   &end, perms, &off, path) < 4 || !strchr(perms, 'x'))
+		if (!exec_mapping(line, &ml))
 			continue;
-		build_id(path, bid);
-		snprintf(what, sizeof(what), "pid %d %s+0x%llx", pid,
-			 *path ? path : "[anon]", off);
-		ret = add_region(m, dir, start, end - start, memfd, start, what, bid);
+		build_id(ml.path, bid);
+		snprintf(what, sizeof(what), "pid %d %.120s+0x%llx", pid,
+			 *ml.path ? ml.path : "[anon]", ml.off);
+		first = m->n;
+		ret = add_region(m, dir, ml.start, ml.end - ml.start, memfd,
+				 ml.start, what, bid);
+		mark_image(m, first, &ml);
 	}
 	close(memfd);
 	fclose(maps);
 	save_perf_map(m, dir, pid);
 	return ret;
+}
+
+/*
+ * A mapping whose image another task's mapping saved: a dump of it at
+ * this task's address too, unless that overlaps an earlier region (then
+ * the task's maps_<pid>.txt is what places it).
+ */
+static void reuse_image(struct etecap_memset *m, const struct etecap_region *img,
+			const struct map_line *ml, const char *what)
+{
+	__u64 len = ml->end - ml->start;
+	struct piece p[MAX_PIECES];
+	struct etecap_region *r;
+	int np;
+
+	if (img->va == ml->start) {
+		fprintf(m->log, "same  0x%llx 0x%llx %s: as %s%s\n", ml->start,
+			(unsigned long long)len, what, img->file,
+			img->nodump ? " " NO_DUMP : "");
+		return;
+	}
+	np = cut_pieces(m, ml->start, len, p);
+	if (np != 1 || p[0].len != len || m->n == ETECAP_MAX_REGIONS) {
+		fprintf(m->log, "same  0x%llx 0x%llx %s: as %s " NO_DUMP "\n",
+			ml->start, (unsigned long long)len, what, img->file);
+		return;
+	}
+	r = &m->r[m->n++];
+	*r = *img;
+	r->nodump = false;
+	r->va = ml->start;
+	snprintf(r->what, sizeof(r->what), "%s", what);
+	fprintf(m->log, "same  0x%llx 0x%llx %s: as %s\n", ml->start,
+		(unsigned long long)len, what, img->file);
+}
+
+/*
+ * The image of @ml as a file of the snapshot, not a dump: it overlaps a
+ * dump (another program at the same address: the snapshot has one
+ * address space), so the task's maps_<pid>.txt and memory.txt place it.
+ * 0, or -ENOSPC when the region table is full.
+ */
+static int add_file_only(struct etecap_memset *m, const char *dir,
+			 const struct map_line *ml, int fd, off_t off,
+			 const char *what, const char *bid)
+{
+	struct etecap_region *r = &m->r[m->n];
+	char path[512];
+
+	if (m->n == ETECAP_MAX_REGIONS) {
+		fprintf(m->log, "skip  0x%llx %s: too many regions\n", ml->start,
+			what);
+		return -ENOSPC;
+	}
+	memset(r, 0, sizeof(*r));
+	snprintf(r->file, sizeof(r->file), "mem_%d.bin", m->n);
+	r->len = copy_bytes(fd, off, ml->end - ml->start,
+			    etecap_path(path, sizeof(path), "%s/%s", dir,
+					r->file));
+	if (!r->len) {
+		fprintf(m->log, "skip  0x%llx 0x%llx %s: unreadable\n", ml->start,
+			ml->end - ml->start, what);
+		return 0;
+	}
+	r->va = ml->start;
+	r->nodump = true;
+	snprintf(r->what, sizeof(r->what), "%s", what);
+	snprintf(r->build_id, sizeof(r->build_id), "%s", bid);
+	fprintf(m->log, "saved 0x%llx 0x%llx %s %s%s%s " NO_DUMP "\n",
+		(unsigned long long)r->va, (unsigned long long)r->len, r->file,
+		what, *bid ? " build-id " : "", bid);
+	m->n++;
+	return 0;
+}
+
+/*
+ * A task etecap neither started nor attached to, alive at the stop of a
+ * system-wide capture: its map (maps_<pid>.txt), its executable mappings
+ * read through /proc/<pid>/mem, an image mapped by several tasks (the
+ * same bytes of the same file: device, inode, offset) saved once, and
+ * its JIT symbols.  New images take from m->others_left (--others-max);
+ * what does not fit is a "cap" line of memory.txt, counted.  A task
+ * without a map (a kernel thread) leaves nothing.  0 or -errno.
+ */
+int etecap_mem_add_other(struct etecap_memset *m, const char *dir, pid_t pid)
+{
+	char line[512], path[512], what[160], bid[41];
+	const struct etecap_region *img;
+	struct piece p[MAX_PIECES];
+	struct map_line ml;
+	int memfd, filefd = -1, fd, first, i, np, ret, n = 0;
+	off_t off;
+	FILE *maps;
+
+	/* a kernel thread has no map: nothing written (slow on some disks) */
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	maps = fopen(path, "r");
+	if (!maps)
+		return -errno;
+	n = !!fgets(line, sizeof(line), maps);
+	fclose(maps);
+	if (!n)
+		return 0;
+	maps = save_maps(dir, pid);
+	if (!maps)
+		return -errno;
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	memfd = open(path, O_RDONLY | O_CLOEXEC);
+	n = 0;
+	while (fgets(line, sizeof(line), maps)) {
+		n++;
+		if (!exec_mapping(line, &ml))
+			continue;
+		snprintf(what, sizeof(what), "pid %d %.120s+0x%llx", pid,
+			 *ml.path ? ml.path : "[anon]", ml.off);
+		img = find_image(m, &ml);
+		if (img) {
+			reuse_image(m, img, &ml, what);
+			continue;
+		}
+		if (memfd < 0) {
+			fprintf(m->log, "skip  0x%llx 0x%llx %s: /proc/%d/mem: %s\n",
+				ml.start, ml.end - ml.start, what, pid,
+				strerror(errno));
+			continue;
+		}
+		if (m->others_left < (long long)(ml.end - ml.start)) {
+			fprintf(m->log, "cap   0x%llx 0x%llx %s: --others-max reached\n",
+				ml.start, ml.end - ml.start, what);
+			m->others_skipped++;
+			continue;
+		}
+		build_id(ml.path, bid);
+		first = m->n;
+		/*
+		 * A file's text through its page cache, much faster than
+		 * /proc/<pid>/mem; that, for what no file backs
+		 */
+		fd = memfd;
+		off = ml.start;
+		if (ml.inode) {
+			snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx",
+				 pid, ml.start, ml.end);
+			filefd = open(path, O_RDONLY | O_CLOEXEC);
+			if (filefd >= 0) {
+				fd = filefd;
+				off = ml.off;
+			}
+		}
+		np = cut_pieces(m, ml.start, ml.end - ml.start, p);
+		if (np == 1 && p[0].len == ml.end - ml.start)
+			ret = add_region(m, dir, ml.start, ml.end - ml.start,
+					 fd, off, what, bid);
+		else
+			ret = add_file_only(m, dir, &ml, fd, off, what, bid);
+		if (filefd >= 0)
+			close(filefd);
+		filefd = -1;
+		if (ret)
+			m->others_skipped++;
+		for (i = first; i < m->n; i++)
+			m->others_left -= m->r[i].len;
+		mark_image(m, first, &ml);
+	}
+	if (memfd >= 0)
+		close(memfd);
+	fclose(maps);
+	/* a kernel thread: no map to keep */
+	if (!n)
+		unlink(etecap_path(path, sizeof(path), "%s/maps_%d.txt", dir,
+				   pid));
+	save_perf_map(m, dir, pid);
+	return 0;
 }
 
 /* ------------------------------------------------------------------------

@@ -46,13 +46,18 @@ static const char usage[] =
 	"                            (TRCCONFIGR.QE; the path is lost in them)\n"
 	"      --sync-period BYTES   A-Sync period, a power of two\n"
 	"  -b, --buffer-size SIZE    TRBE buffer per CPU (K/M suffix, power of two)\n"
-	"  -m, --mode MODE           fill, wrap or circular\n"
+	"  -m, --mode MODE           fill, wrap or circular; in wrap and circular,\n"
+	"                            SIGUSR2 writes a snapshot DIR.1, DIR.2, ...\n"
+	"                            and the trace goes on\n"
 	"      --when-behind POLICY  fill mode, reader behind: stop or drop\n"
 	"      --mem FILE@VA         add FILE as memory at VA (repeatable)\n"
 	"      --no-kernel           do not save kernel text and module addresses\n"
 	"      --progress MS         progress line interval on stderr (0: none)\n"
 	"      --perf-data FILE      also write the snapshot as a perf.data FILE\n"
 	"                            (its code as ELF images in FILE.d/)\n"
+	"      --others-max SIZE     system-wide (no command, -p, --pid or --comm):\n"
+	"                            at most SIZE of code of the other tasks alive\n"
+	"                            at the stop (default 256M; 0: none)\n"
 	"  -q, --quiet               no progress, only errors\n"
 	"  -h, --help                this help\n"
 	"      --version             print the version and exit\n";
@@ -313,7 +318,7 @@ enum {
 	OPT_INCLUDE = 256, OPT_EXCLUDE, OPT_START, OPT_STOP, OPT_CYCLES,
 	OPT_TS, OPT_RS, OPT_BB, OPT_NOCID, OPT_SYNC, OPT_BEHIND, OPT_MEM,
 	OPT_NOKERNEL, OPT_PROGRESS, OPT_Q, OPT_VERSION, OPT_PERF_DATA,
-	OPT_PRESET, OPT_PID, OPT_COMM,
+	OPT_PRESET, OPT_PID, OPT_COMM, OPT_OTHERS_MAX,
 };
 
 static const struct option long_opts[] = {
@@ -345,6 +350,7 @@ static const struct option long_opts[] = {
 	{ "no-kernel", no_argument, NULL, OPT_NOKERNEL },
 	{ "progress", required_argument, NULL, OPT_PROGRESS },
 	{ "perf-data", required_argument, NULL, OPT_PERF_DATA },
+	{ "others-max", required_argument, NULL, OPT_OTHERS_MAX },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -368,6 +374,7 @@ static void opts_defaults(struct etecap_opts *o)
 	o->duration_ms = ETECAP_UNSET;
 	o->kernel = true;
 	o->progress_ms = 1000;
+	o->others_max = ETECAP_OTHERS_MAX;
 }
 
 /* One option; returns 0 or a message for the user */
@@ -521,6 +528,12 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 		if (parse_u64(arg, &v) || v > INT_MAX)
 			return "--progress takes milliseconds";
 		o->progress_ms = v;
+		return NULL;
+	case OPT_OTHERS_MAX:
+		if (!strcmp(arg, "0"))
+			o->others_max = 0;
+		else if (parse_size(arg, &o->others_max))
+			return "--others-max takes a size (K/M/G suffix), or 0";
 		return NULL;
 	case OPT_PERF_DATA:
 		if (!*arg)

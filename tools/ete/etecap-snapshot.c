@@ -90,17 +90,19 @@ static int write_trace_ini(const struct etecap *e)
 static int write_core_ini(const struct etecap *e, int cpu)
 {
 	FILE *f = create(e->o.outdir, "cpu_%d.ini", cpu);
-	int k;
+	int k, d;
 
 	if (!f)
 		return -errno;
 	fprintf(f, "[device]\nname=cpu_%d\nclass=core\ntype=ARM-AA64\n\n[regs]\nPC(size:64)=0x0\n",
 		cpu);
-	for (k = 0; k < e->mem.n; k++) {
+	for (k = 0, d = 0; k < e->mem.n; k++) {
 		const struct etecap_region *r = &e->mem.r[k];
 
+		if (r->nodump)
+			continue;
 		fprintf(f, "\n[dump%d]\nfile=%s\naddress=0x%llx\nlength=0x%llx\n",
-			k, r->file, (unsigned long long)r->va,
+			d++, r->file, (unsigned long long)r->va,
 			(unsigned long long)r->len);
 	}
 	return close_file(f);
@@ -122,6 +124,10 @@ static int write_summary(const struct etecap *e)
 	if (!f)
 		return -errno;
 	fprintf(f, "duration_ms=%ld\n", e->elapsed_ms);
+	if (e->snapshot_no)
+		fprintf(f, "snapshot=%d\n", e->snapshot_no);
+	else if (e->snapshots)
+		fprintf(f, "snapshots_before=%d\n", e->snapshots);
 	if (e->o.profile)
 		fprintf(f, "profile=%s\n", e->o.profile);
 	if (e->o.cmd) {
@@ -146,6 +152,14 @@ static int write_summary(const struct etecap *e)
 			c->last_error);
 		fprintf(f, " gap_records_missed=%llu\n",
 			(unsigned long long)c->gaps_missed);
+	}
+	/* where trace_cpu<N>.bin is in the CPU's stream (flight snapshots) */
+	for (i = 0; i < e->o.ncpus; i++) {
+		const struct etecap_cpu *c = &e->cpu[i];
+
+		fprintf(f, "cpu%d_stream=%llu %llu\n", c->cpu,
+			(unsigned long long)(c->bytes ? c->first : c->next),
+			(unsigned long long)c->next);
 	}
 	return close_file(f);
 }

@@ -59,6 +59,7 @@ static bool stale(const char *name)
 {
 	static const char * const prefixes[] = {
 		"trace_cpu", "gaps_cpu", "mem_", "maps_", "cpu_", "ETE_",
+		"perf-",
 	};
 	unsigned int i;
 
@@ -308,6 +309,129 @@ static int write_perf_data(const struct etecap *e)
 	return ret;
 }
 
+/*
+ * The capture's files are written (trace, gaps): what decode needs
+ * besides, the kernel's code and every task's (etecap_note_other_tasks()),
+ * then the ini files and the summary.  0 or -errno.
+ */
+int etecap_complete(struct etecap *e)
+{
+	if (e->o.kernel)
+		etecap_mem_add_kernel(&e->mem, e->o.outdir);
+	etecap_note_other_tasks(e);
+	if (e->mem.others_skipped)
+		fprintf(stderr,
+			"etecap: %s: code of other tasks reached --others-max %lld MiB: %u mapping(s) not saved (\"cap\" lines of memory.txt); raise --others-max\n",
+			e->o.outdir, e->o.others_max >> 20, e->mem.others_skipped);
+	etecap_mem_finish(&e->mem);
+	if (e->contexts)
+		fclose(e->contexts);
+	e->contexts = NULL;
+	return etecap_write_snapshot(e);
+}
+
+/* ------------------------------------------------------------------------
+ * Flight snapshots: SIGUSR2 in wrap or circular mode writes DIR.<n>
+ * (etecap-capture.c stops the CPUs, calls these around its drain, and
+ * starts them again).  DIR.<n> is written as DIR.<n>.tmp, renamed when
+ * complete; an earlier run's DIR.<n> is replaced.
+ */
+
+/* What the capture writes to DIR.tmp, put aside while DIR.<n> is written */
+static struct {
+	const char *outdir;
+	struct etecap_memset mem;
+	FILE *contexts;
+	char dest[512], work[512];
+} aside;
+
+static int open_contexts(struct etecap *e)
+{
+	char path[512];
+
+	e->contexts = fopen(etecap_path(path, sizeof(path), "%s/contexts.txt",
+					e->o.outdir), "w");
+	if (!e->contexts)
+		return -errno;
+	fprintf(e->contexts, "# context_id(pid) tgid comm\n");
+	return 0;
+}
+
+/*
+ * DIR.<n>.tmp made empty and made the directory the capture writes to,
+ * with its own memory images (--mem files first) and contexts.txt.
+ * 0, or -errno with the capture's directory back.
+ */
+int etecap_flight_open(struct etecap *e, int n)
+{
+	int ret;
+
+	snprintf(aside.dest, sizeof(aside.dest), "%s.%d", e->dest, n);
+	snprintf(aside.work, sizeof(aside.work), "%s.%d.tmp", e->dest, n);
+	ret = remove_snapshot(aside.work);
+	ret = ret ?: prepare_dir(aside.work);
+	if (ret) {
+		fprintf(stderr, "etecap: %s: %s; no snapshot %d\n", aside.work,
+			strerror(-ret), n);
+		return ret;
+	}
+	aside.outdir = e->o.outdir;
+	aside.mem = e->mem;
+	aside.contexts = e->contexts;
+	e->o.outdir = aside.work;
+	e->snapshot_no = n;
+	e->contexts = NULL;
+	ret = etecap_mem_init(&e->mem, e->o.outdir);
+	e->mem.others_left = e->o.others_max;
+	ret = ret ?: open_contexts(e);
+	ret = ret ?: etecap_mem_add_files(&e->mem, e->o.outdir, &e->o);
+	if (ret)
+		etecap_flight_close(e, ret);
+	return ret;
+}
+
+/*
+ * @ret 0: complete DIR.<n>.tmp (etecap_complete()) and rename it DIR.<n>;
+ * otherwise, or if that fails, remove it.  The capture's directory is
+ * the one written to again.  0 or -errno.
+ */
+int etecap_flight_close(struct etecap *e, int ret)
+{
+	int n = e->snapshot_no;
+
+	if (!ret)
+		ret = etecap_complete(e);
+	etecap_mem_finish(&e->mem);
+	if (e->contexts)
+		fclose(e->contexts);
+	if (!ret) {
+		ret = remove_snapshot(aside.dest);
+		if (ret)
+			fprintf(stderr, "etecap: %s: %s: it holds files etecap did not write\n",
+				aside.dest, strerror(-ret));
+	}
+	if (!ret && rename(aside.work, aside.dest)) {
+		ret = -errno;
+		fprintf(stderr, "etecap: %s to %s: %s\n", aside.work, aside.dest,
+			strerror(errno));
+	}
+	if (ret) {
+		fprintf(stderr, "etecap: snapshot %d not written: %s\n", n,
+			strerror(-ret));
+		remove_snapshot(aside.work);
+	} else {
+		e->snapshots++;
+		if (!e->o.quiet)
+			fprintf(stderr, "etecap: SIGUSR2: snapshot %d in %s; tracing goes on\n",
+				n, aside.dest);
+	}
+	e->o.outdir = aside.outdir;
+	e->mem = aside.mem;
+	e->contexts = aside.contexts;
+	e->snapshot_no = 0;
+	return ret;
+}
+
 static int setup(struct etecap *e)
 {
 	char path[512], *dest;
@@ -377,10 +501,8 @@ static int setup(struct etecap *e)
 	ret = etecap_mem_init(&e->mem, e->o.outdir);
 	if (ret)
 		return ret;
-	e->contexts = fopen(etecap_path(path, sizeof(path), "%s/contexts.txt",
-					e->o.outdir), "w");
-	if (e->contexts)
-		fprintf(e->contexts, "# context_id(pid) tgid comm\n");
+	e->mem.others_left = e->o.others_max;
+	open_contexts(e);
 	return etecap_mem_add_files(&e->mem, e->o.outdir, &e->o);
 }
 
@@ -410,13 +532,7 @@ int main(int argc, char **argv)
 		remove_snapshot(e.work);
 		return 1;
 	}
-	if (e.o.kernel)
-		etecap_mem_add_kernel(&e.mem, e.o.outdir);
-	etecap_mem_finish(&e.mem);
-	etecap_note_other_tasks(&e);
-	if (e.contexts)
-		fclose(e.contexts);
-	if (etecap_write_snapshot(&e)) {
+	if (etecap_complete(&e)) {
 		fprintf(stderr, "etecap: the snapshot in %s is incomplete; %s is as it was\n",
 			e.o.outdir, e.dest);
 		return 1;

@@ -37,8 +37,9 @@
 #define ETECAP_MAX_RANGES	8
 #define ETECAP_MAX_SINGLES	8
 #define ETECAP_MAX_MEM		16
-#define ETECAP_MAX_REGIONS	512
+#define ETECAP_MAX_REGIONS	2048
 #define ETECAP_UNSET		(-1)
+#define ETECAP_OTHERS_MAX	(256LL << 20)	/* --others-max default */
 
 #ifndef fallthrough
 #define fallthrough		__attribute__((__fallthrough__))
@@ -111,6 +112,7 @@ struct etecap_opts {
 	bool quiet;
 	int progress_ms;
 	const char *perf_data;	/* --perf-data FILE, or NULL */
+	long long others_max;	/* --others-max: code of other tasks, bytes */
 	char **cmd;		/* NULL: no command */
 };
 
@@ -127,6 +129,7 @@ struct etecap_cpu {
 	FILE *out;
 	__u64 bytes;
 	__u64 next;	/* stream offset after the last byte read */
+	__u64 first;	/* stream offset of the file's first byte */
 	struct etecap_jump *jumps;
 	unsigned int njumps;
 	unsigned int jumps_cap;
@@ -151,12 +154,18 @@ struct etecap_region {
 	char file[64];		/* relative to the snapshot directory */
 	char what[160];		/* where the bytes came from */
 	char build_id[41];	/* hex, or empty */
+	/* the mapped file, for images shared by tasks: inode 0 if none */
+	unsigned long dev_major, dev_minor, inode;
+	__u64 offset;		/* in the mapped file */
+	bool nodump;		/* a file only, maps_<pid>.txt places it */
 };
 
 struct etecap_memset {
 	struct etecap_region r[ETECAP_MAX_REGIONS];
 	int n;
 	FILE *log;		/* memory.txt: every region added or refused */
+	long long others_left;	/* bytes other tasks' code may still take */
+	unsigned int others_skipped;	/* mappings refused for the cap */
 };
 
 struct etecap {
@@ -170,6 +179,8 @@ struct etecap {
 	int child_status;
 	long elapsed_ms;
 	FILE *contexts;		/* contexts.txt: pid tgid comm */
+	int snapshot_no;	/* flight snapshot DIR.<n> being written, or 0 */
+	int snapshots;		/* flight snapshots written */
 };
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -199,6 +210,12 @@ int etecap_write_unit_ini(const char *dir, int cpu);
 int etecap_setup_signals(void);
 int etecap_capture(struct etecap *e);
 void etecap_note_other_tasks(struct etecap *e);
+bool etecap_system_wide(const struct etecap_opts *o);
+
+/* etecap.c: a flight snapshot, DIR.<n> (SIGUSR2 in wrap or circular mode) */
+int etecap_flight_open(struct etecap *e, int n);
+int etecap_flight_close(struct etecap *e, int ret);
+int etecap_complete(struct etecap *e);
 
 /* etecap-mem.c */
 int etecap_mem_init(struct etecap_memset *m, const char *dir);
@@ -206,6 +223,7 @@ int etecap_mem_add_files(struct etecap_memset *m, const char *dir,
 			 const struct etecap_opts *o);
 int etecap_mem_add_process(struct etecap_memset *m, const char *dir, pid_t pid);
 int etecap_mem_add_kernel(struct etecap_memset *m, const char *dir);
+int etecap_mem_add_other(struct etecap_memset *m, const char *dir, pid_t pid);
 void etecap_mem_finish(struct etecap_memset *m);
 
 /* etecap-snapshot.c */

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -493,6 +495,92 @@ TEST_F(memset, jit_perf_map_copied)
 	ASSERT_NE(NULL, got) TH_LOG("%s not written", path);
 	EXPECT_STREQ(map, got);
 	free(got);
+}
+
+/* A child that waits to be killed */
+static pid_t idle_child(void)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* Lines of @text that have @a and @b in them */
+static int count_matching(char *text, const char *a, const char *b)
+{
+	char *line, *save = NULL;
+	int n = 0;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		n += strstr(line, a) && strstr(line, b);
+	return n;
+}
+
+/*
+ * System-wide, other tasks: two processes of one program, its images
+ * saved once (the second task's file mappings are "same" lines), each
+ * task's map kept
+ */
+TEST_F(memset, other_tasks_images_saved_once)
+{
+	char path[256], pidw[32], *mem;
+	pid_t a = idle_child(), b = idle_child();
+	int n_after_a, i;
+
+	ASSERT_LT(0, a);
+	ASSERT_LT(0, b);
+	self->m.others_left = 1LL << 30;
+	EXPECT_EQ(0, etecap_mem_add_other(&self->m, self->dir, a));
+	n_after_a = self->m.n;
+	EXPECT_EQ(0, etecap_mem_add_other(&self->m, self->dir, b));
+	kill(a, SIGKILL);
+	kill(b, SIGKILL);
+	waitpid(a, NULL, 0);
+	waitpid(b, NULL, 0);
+	ASSERT_LT(0, n_after_a);
+	/* b's new regions: no file-backed image again (its [vdso] at most) */
+	for (i = n_after_a; i < self->m.n; i++)
+		EXPECT_EQ(0UL, self->m.r[i].inode) TH_LOG("%s", self->m.r[i].what);
+	EXPECT_EQ(0U, self->m.others_skipped);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/maps_%d.txt", self->dir,
+			 i ? b : a);
+		EXPECT_EQ(0, access(path, F_OK)) TH_LOG("no %s", path);
+	}
+	fflush(self->m.log);
+	snprintf(path, sizeof(path), "%s/memory.txt", self->dir);
+	mem = slurp_file(path);
+	ASSERT_NE(NULL, mem);
+	snprintf(pidw, sizeof(pidw), "pid %d /", b);
+	EXPECT_LT(0, count_matching(mem, "same  ", pidw));
+	free(mem);
+}
+
+/* --others-max reached: nothing more saved, each mapping a "cap" line */
+TEST_F(memset, other_tasks_cap_says_what_it_left_out)
+{
+	char path[256], *mem;
+	pid_t a = idle_child();
+
+	ASSERT_LT(0, a);
+	self->m.others_left = 0;
+	EXPECT_EQ(0, etecap_mem_add_other(&self->m, self->dir, a));
+	kill(a, SIGKILL);
+	waitpid(a, NULL, 0);
+	EXPECT_EQ(0, self->m.n);
+	EXPECT_LT(0U, self->m.others_skipped);
+	fflush(self->m.log);
+	snprintf(path, sizeof(path), "%s/memory.txt", self->dir);
+	mem = slurp_file(path);
+	ASSERT_NE(NULL, mem);
+	EXPECT_EQ((int)self->m.others_skipped,
+		  count_matching(mem, "cap   ", "--others-max"));
+	free(mem);
 }
 
 /* ------------------------------------------------------------------------

@@ -3,7 +3,8 @@
  * etecap (tools/ete/, Documentation/user-guide-capture.rst) in the VM,
  * against the model: options it must refuse without touching a unit, a
  * refusal by the driver, the memory of a traced process against its
- * /proc/<pid>/maps, --mem images, a timed capture and ^C.
+ * /proc/<pid>/maps, --mem images, a timed capture and ^C, SIGUSR2's
+ * flight snapshots, the code of other tasks in a system-wide capture.
  *
  * The snapshots are left in /out/etecap/<test>/ (the host's
  * build/runs/<run>/etecap/), where post.d/etecap_snapshot.sh checks that
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,12 @@
 #include "ete_file_io.h"
 
 #define OUT	"/out/etecap"
+/*
+ * A capture without a command saves the code of every task alive at the
+ * stop: seconds on a slow VM, system_wide_saves_code_of_other_tasks's
+ * subject; the other cases leave it out
+ */
+#define NO_OTHERS	"--others-max", "0"
 #define ETE0	"/sys/class/ete/ete0/"
 #define NCPUS	4
 
@@ -324,7 +332,8 @@ TEST(traced_process_memory_matches_maps)
 TEST(mem_image_added_to_every_core)
 {
 	char dir[128], path[256], *ini, *d, *f;
-	const char *const argv[] = { "etecap", "-q", "-c", "0-3", "-t", "50", "--no-kernel",
+	const char *const argv[] = { "etecap", "-q", NO_OTHERS, "-c", "0-3",
+			       "-t", "50", "--no-kernel",
 			       "-o", dir, "--mem", "/init@0xffffff8000100000", NULL };
 	size_t dl, fl;
 
@@ -369,7 +378,7 @@ TEST(buffer_modes_not_asked_are_defaults)
 		{ "buffer_size", "65536\n" },
 	};
 	char dir[128], path[256], *s, *size;
-	const char *const argv[] = { "etecap", "-q", "-c", "1", "-t", "50",
+	const char *const argv[] = { "etecap", "-q", NO_OTHERS, "-c", "1", "-t", "50",
 			       "--no-kernel", "-o", dir, NULL };
 	unsigned int i;
 
@@ -401,8 +410,13 @@ TEST(buffer_modes_not_asked_are_defaults)
 TEST(timed_capture_writes_snapshot)
 {
 	char dir[128], path[256], *s;
+	/*
+	 * the kernel's text is this test's; the other tasks' code (a slow
+	 * VM's seconds more) is system_wide_saves_code_of_other_tasks's
+	 */
 	const char *const argv[] = { "etecap", "-q", "-c", "0-3", "-t", "300",
-			       "--timestamps", "-o", dir, NULL };
+			       "--timestamps", "--others-max", "0", "-o", dir,
+			       NULL };
 	unsigned long long configr;
 	int cpu;
 
@@ -457,9 +471,9 @@ static int traced(const char *path)
 TEST(sparse_and_online_cpus)
 {
 	char dir[128], path[256], *ini;
-	const char *const sparse[] = { "etecap", "-q", "-c", "1,3", "-t", "100",
+	const char *const sparse[] = { "etecap", "-q", NO_OTHERS, "-c", "1,3", "-t", "100",
 				       "--no-kernel", "-o", dir, NULL };
-	const char *const online[] = { "etecap", "-q", "-t", "100",
+	const char *const online[] = { "etecap", "-q", NO_OTHERS, "-t", "100",
 				       "--no-kernel", "-o", dir, NULL };
 	int cpu, rc;
 
@@ -516,10 +530,10 @@ static long long ini_configr(const char *dir, int cpu)
 TEST(all_cpus_with_preset)
 {
 	char dir[128], path[256];
-	const char *const all[] = { "etecap", "-q", "-a", "--preset", "flight",
+	const char *const all[] = { "etecap", "-q", NO_OTHERS, "-a", "--preset", "flight",
 				    "-t", "100", "--no-kernel", "-o", dir,
 				    NULL };
-	const char *const plain[] = { "etecap", "-q", "-a", "-t", "100",
+	const char *const plain[] = { "etecap", "-q", NO_OTHERS, "-a", "-t", "100",
 				      "--no-kernel", "-o", dir, NULL };
 	int cpu, rc;
 
@@ -717,6 +731,16 @@ TEST(attach_ends_with_the_process)
 	EXPECT_EQ(0, units_enabled());
 }
 
+/* The last "SIGUSR2" in @s, or NULL */
+static char *strrstr_usr2(char *s)
+{
+	char *last = NULL;
+
+	while ((s = strstr(s, "SIGUSR2")))
+		last = s++;
+	return last;
+}
+
 /* etecap with its stderr in @err: the exit status */
 static int etecap_stderr(const char *const *argv, const char *err)
 {
@@ -746,11 +770,11 @@ static int etecap_stderr(const char *const *argv, const char *err)
 TEST(snapshot_replaced_only_when_complete)
 {
 	char dir[128], path[512], err[] = OUT "/keep.err", *first, *s;
-	const char *const ok[] = { "etecap", "-q", "-c", "0", "-t", "50",
+	const char *const ok[] = { "etecap", "-q", NO_OTHERS, "-c", "0", "-t", "50",
 				   "--no-kernel", "-o", dir, NULL };
-	const char *const no_unit[] = { "etecap", "-q", "-c", "0,7", "-t", "50",
+	const char *const no_unit[] = { "etecap", "-q", NO_OTHERS, "-c", "0,7", "-t", "50",
 					"--no-kernel", "-o", dir, NULL };
-	const char *const refused[] = { "etecap", "-q", "-c", "0", "--cycles=1",
+	const char *const refused[] = { "etecap", "-q", NO_OTHERS, "-c", "0", "--cycles=1",
 					"-t", "50", "--no-kernel", "-o", dir,
 					NULL };
 
@@ -854,7 +878,7 @@ TEST(sigint_still_writes_snapshot)
 TEST(profile_selects_cpus_and_settings)
 {
 	char dir[128], path[256], *s;
-	const char *const argv[] = { "etecap", "-q", "-P", "etecap_test", "-t", "200",
+	const char *const argv[] = { "etecap", "-q", NO_OTHERS, "-P", "etecap_test", "-t", "200",
 				     "--no-kernel", "-o", dir, NULL };
 	unsigned long long configr;
 	int cpu;
@@ -884,6 +908,300 @@ TEST(profile_selects_cpus_and_settings)
 	snprintf(path, sizeof(path), "%s/trace_cpu0.bin", dir);
 	EXPECT_EQ(-1, access(path, F_OK));
 	EXPECT_EQ(0, rmdir(PROFILE));
+	EXPECT_EQ(0, units_enabled());
+}
+
+/* ------------------------------------------------------------------------
+ * Flight recorder: SIGUSR2 writes DIR.N and the trace goes on (issue 18)
+ */
+
+/* The "cpu<cpu>_stream=START END" of @dir's etecap.txt; false if none */
+static bool stream_range(const char *dir, int cpu, unsigned long long *start,
+			 unsigned long long *end)
+{
+	char path[512], key[32], *s, *p;
+	bool ok = false;
+
+	snprintf(path, sizeof(path), "%s/etecap.txt", dir);
+	s = slurp(path, NULL);
+	snprintf(key, sizeof(key), "cpu%d_stream=", cpu);
+	p = s ? strstr(s, key) : NULL;
+	if (p)
+		ok = sscanf(p + strlen(key), "%llu %llu", start, end) == 2;
+	free(s);
+	return ok;
+}
+
+/* Wait (bounded, not timed) for @path, while @pid runs; true if it came */
+static bool wait_for_file(const char *path, pid_t pid)
+{
+	siginfo_t si;
+	int i;
+
+	for (i = 0; i < 2400; i++) {
+		if (!access(path, F_OK))
+			return true;
+		/* etecap ended (killed by the signal): no use waiting */
+		si.si_pid = 0;
+		if (waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) ||
+		    si.si_pid)
+			break;
+		usleep(50000);
+	}
+	return !access(path, F_OK);
+}
+
+/*
+ * -m circular and a small buffer: each SIGUSR2 writes a complete snapshot,
+ * DIR.1 then DIR.2, of what the buffers hold, and the trace goes on: the
+ * second holds stream bytes after the first's (newer trace), and ^C still
+ * writes DIR
+ */
+/* The flight and system-wide cases: a slow VM needs more than 30 s */
+FIXTURE(slow) {
+	int unused;
+};
+
+FIXTURE_SETUP(slow)
+{
+}
+
+FIXTURE_TEARDOWN(slow)
+{
+}
+
+TEST_F_TIMEOUT(slow, flight_snapshots_on_sigusr2, 300)
+{
+	char dir[128], snap[3][160], path[512], cmd[1024], *s;
+	/* the other tasks' code is system_wide_saves_code_of_other_tasks's */
+	const char *const argv[] = { "etecap", "-q", "-c", "0-3", "-m", "circular",
+				     "-b", "64K", "--no-kernel", "--others-max",
+				     "0", "-o", dir, NULL };
+	unsigned long long start[3][NCPUS], end[3][NCPUS];
+	int st, cpu, i, k;
+	pid_t pid;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	outdir(dir, "flight");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s.1 %s.2 %s.old %s.tmp %s.1.tmp",
+		 dir, dir, dir, dir, dir, dir);
+	ASSERT_EQ(0, system(cmd));
+	snprintf(snap[0], sizeof(snap[0]), "%s.1", dir);
+	snprintf(snap[1], sizeof(snap[1]), "%s.2", dir);
+	snprintf(snap[2], sizeof(snap[2]), "%s", dir);
+	pid = fork();
+	if (!pid) {
+		execvp("etecap", (char **)argv);
+		_exit(126);
+	}
+	ASSERT_LT(0, pid);
+	for (i = 0; i < 200 && units_enabled() < NCPUS; i++)
+		usleep(50000);
+	ASSERT_EQ(NCPUS, units_enabled());
+	for (k = 0; k < 2; k++) {
+		usleep(300000);
+		kill(pid, SIGUSR2);
+		snprintf(path, sizeof(path), "%s/snapshot.ini", snap[k]);
+		EXPECT_TRUE(wait_for_file(path, pid)) TH_LOG("no %s", path);
+	}
+	/* still tracing after the snapshots */
+	for (i = 0; i < 200 && units_enabled() < NCPUS; i++)
+		usleep(50000);
+	EXPECT_EQ(NCPUS, units_enabled());
+	usleep(300000);
+	kill(pid, SIGINT);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st)) TH_LOG("etecap ended by signal %d",
+					  WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	for (k = 0; k < 3; k++) {
+		snprintf(path, sizeof(path), "%s/snapshot.ini", snap[k]);
+		s = slurp(path, NULL);
+		ASSERT_NE(NULL, s) TH_LOG("no %s", path);
+		EXPECT_NE(NULL, strstr(s, "[trace]\nmetadata=trace.ini\n"));
+		for (cpu = 0; cpu < NCPUS; cpu++) {
+			snprintf(path, sizeof(path), "device%d=cpu_%d.ini\n",
+				 2 * cpu, cpu);
+			EXPECT_NE(NULL, strstr(s, path)) TH_LOG("%s", s);
+			snprintf(path, sizeof(path), "%s/trace_cpu%d.bin",
+				 snap[k], cpu);
+			EXPECT_LT(0ULL, file_size(path)) TH_LOG("%s", path);
+			snprintf(path, sizeof(path), "%s/ETE_%d.ini", snap[k], cpu);
+			EXPECT_LT(0ULL, file_size(path)) TH_LOG("%s", path);
+			snprintf(path, sizeof(path), "%s/cpu_%d.ini", snap[k], cpu);
+			EXPECT_LT(0ULL, file_size(path)) TH_LOG("%s", path);
+			EXPECT_TRUE(stream_range(snap[k], cpu, &start[k][cpu],
+						 &end[k][cpu]))
+				TH_LOG("%s: cpu%d", snap[k], cpu);
+		}
+		free(s);
+		snprintf(path, sizeof(path), "%s/trace.ini", snap[k]);
+		EXPECT_LT(0ULL, file_size(path)) TH_LOG("%s", path);
+		snprintf(path, sizeof(path), "%s.tmp", snap[k]);
+		EXPECT_NE(0, access(path, F_OK)) TH_LOG("%s left", path);
+	}
+	/* each snapshot's trace is newer than the one before: tracing went on */
+	for (k = 1; k < 3; k++)
+		for (cpu = 0; cpu < NCPUS; cpu++) {
+			EXPECT_LE(end[k - 1][cpu], start[k][cpu])
+				TH_LOG("cpu%d: %s ends at %llu, %s starts at %llu",
+				       cpu, snap[k - 1], end[k - 1][cpu], snap[k],
+				       start[k][cpu]);
+			EXPECT_LT(start[k][cpu], end[k][cpu]);
+		}
+	EXPECT_EQ(0, units_enabled());
+}
+
+/* SIGUSR2 in fill mode: said once on stderr, the capture goes on */
+TEST(sigusr2_in_fill_mode_is_refused)
+{
+	char dir[128], path[256], err[] = OUT "/usr2fill.err", *s;
+	const char *const argv[] = { "etecap", NO_OTHERS, "-c", "0", "-m", "fill",
+				     "--progress", "0", "--no-kernel", "-o",
+				     dir, NULL };
+	int st, i, fd;
+	pid_t pid;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	outdir(dir, "usr2fill");
+	pid = fork();
+	if (!pid) {
+		fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0)
+			dup2(fd, 2);
+		execvp("etecap", (char **)argv);
+		_exit(126);
+	}
+	ASSERT_LT(0, pid);
+	for (i = 0; i < 200 && units_enabled() < 1; i++)
+		usleep(50000);
+	kill(pid, SIGUSR2);
+	usleep(100000);
+	kill(pid, SIGUSR2);
+	usleep(100000);
+	kill(pid, SIGINT);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	s = slurp(err, NULL);
+	ASSERT_NE(NULL, s);
+	EXPECT_NE(NULL, strstr(s, "SIGUSR2")) TH_LOG("%s", s);
+	EXPECT_EQ(strstr(s, "SIGUSR2"), strrstr_usr2(s)) TH_LOG("%s", s);
+	free(s);
+	snprintf(path, sizeof(path), "%s.1", dir);
+	EXPECT_NE(0, access(path, F_OK));
+	snprintf(path, sizeof(path), "%s/trace_cpu0.bin", dir);
+	EXPECT_LT(0ULL, file_size(path));
+	EXPECT_EQ(0, units_enabled());
+}
+
+/* ------------------------------------------------------------------------
+ * System-wide: the code of every task alive at the stop (issue 18)
+ */
+
+static void other_task_loop(void)
+{
+	prctl(PR_SET_NAME, "ete_other");
+	for (;;)
+		pause();
+}
+
+/*
+ * -a -t: a process etecap neither started nor attached to has its map
+ * (maps_<pid>.txt), its name (contexts.txt) and its code saved, the image
+ * at the address it runs at, a dump of the cores
+ */
+TEST_F_TIMEOUT(slow, system_wide_saves_code_of_other_tasks, 300)
+{
+	char dir[128], path[512], want[160], file[64], *maps, *mem, *p, *img, *ini;
+	const char *const argv[] = { "etecap", "-q", "-a", "-t", "1s",
+				     "--no-kernel", "-o", dir, NULL };
+	unsigned long long fn = (unsigned long long)(uintptr_t)other_task_loop;
+	struct mapping m[64], *text = NULL;
+	bool dump;
+	size_t ilen;
+	int n, i;
+	pid_t child;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child)
+		other_task_loop();
+	usleep(100000);
+	snprintf(path, sizeof(path), "/proc/%d/maps", child);
+	maps = slurp(path, NULL);
+	ASSERT_NE(NULL, maps);
+	n = exec_mappings(maps, m, 64);
+	for (i = 0; i < n; i++)
+		if (m[i].start <= fn && fn < m[i].end)
+			text = &m[i];
+	ASSERT_NE(NULL, text) TH_LOG("%s", maps);
+	outdir(dir, "others");
+	EXPECT_EQ(0, etecap(argv, NULL));
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+
+	snprintf(path, sizeof(path), "%s/maps_%d.txt", dir, child);
+	EXPECT_LT(0ULL, file_size(path)) TH_LOG("no %s", path);
+	snprintf(path, sizeof(path), "%s/contexts.txt", dir);
+	p = slurp(path, NULL);
+	ASSERT_NE(NULL, p);
+	snprintf(want, sizeof(want), "\n%d %d ete_other\n", child, child);
+	EXPECT_NE(NULL, strstr(p, want)) TH_LOG("%s", p);
+	free(p);
+
+	/* the child's text: saved, or the same image as another task's */
+	snprintf(path, sizeof(path), "%s/memory.txt", dir);
+	mem = slurp(path, NULL);
+	ASSERT_NE(NULL, mem);
+	snprintf(want, sizeof(want), " 0x%llx 0x%llx ", text->start,
+		 text->end - text->start);
+	file[0] = 0;
+	dump = true;
+	for (p = mem; p && !file[0]; p = next_line(p)) {
+		char pidw[32], *eol = strchr(p, '\n'), *as;
+
+		snprintf(pidw, sizeof(pidw), " pid %d ", child);
+		if (eol)
+			*eol = 0;
+		if (strstr(p, want) && strstr(p, pidw)) {
+			as = strstr(p, ": as ");
+			if (!strncmp(p, "saved", 5))
+				sscanf(p + 5 + strlen(want), "%63s", file);
+			else if (as)
+				sscanf(as + 5, "%63s", file);
+			/* another program's image at the same address */
+			dump = !strstr(p, "(no dump");
+		}
+		if (eol)
+			*eol = '\n';
+	}
+	ASSERT_NE(0, file[0]) TH_LOG("pid %d%s not in memory.txt:\n%s", child,
+				     want, mem);
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	img = slurp(path, &ilen);
+	ASSERT_NE(NULL, img);
+	ASSERT_LE(fn - text->start + 64, ilen);
+	EXPECT_EQ(0, memcmp(img + (fn - text->start), (void *)(uintptr_t)fn, 64))
+		TH_LOG("%s at 0x%llx is not the text", file, fn - text->start);
+	free(img);
+	/*
+	 * a dump of the cores at its address, unless memory.txt says another
+	 * program's code is there (the snapshot has one address space)
+	 */
+	snprintf(path, sizeof(path), "%s/cpu_0.ini", dir);
+	ini = slurp(path, NULL);
+	ASSERT_NE(NULL, ini);
+	snprintf(want, sizeof(want), "file=%s\naddress=0x%llx\n", file,
+		 text->start);
+	EXPECT_EQ(dump, !!strstr(ini, want)) TH_LOG("cpu_0.ini, %s", want);
+	free(ini);
+	free(mem);
+	free(maps);
 	EXPECT_EQ(0, units_enabled());
 }
 
