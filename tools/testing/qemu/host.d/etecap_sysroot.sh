@@ -58,7 +58,7 @@ fake() {
 run() {
 	(cd "$out" && ETECAP_SYSROOT=$root FAKE_TRBE_LOG=$out/ioctl.log \
 		LD_PRELOAD=$out/fake_trbe_ioctl.so ./etecap -q -t 100ms -e user \
-		--no-kernel "$@") >"$out/run.log" 2>&1
+		--no-kernel --others-max 0 "$@") >"$out/run.log" 2>&1
 }
 
 cpus_of() {	# the CPUs of a snapshot's trace files, sorted numerically
