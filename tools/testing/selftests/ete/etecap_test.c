@@ -122,6 +122,22 @@ static unsigned long long file_size(const char *path)
 	return stat(path, &st) ? 0 : st.st_size;
 }
 
+/*
+ * Cases that start several processes or capture system-wide: on a loaded
+ * VM they need more than the harness's 30 s
+ */
+FIXTURE(slow) {
+	int unused;
+};
+
+FIXTURE_SETUP(slow)
+{
+}
+
+FIXTURE_TEARDOWN(slow)
+{
+}
+
 /* ------------------------------------------------------------------------
  * Options that must be refused before anything is configured
  */
@@ -571,7 +587,7 @@ TEST(all_cpus_with_preset)
  * 1 on CPU 1, so CPU 0 has trace and CPU 1 none (caps/pid_context "cid":
  * the rig's kernel runs at EL1 with CONFIG_PID_IN_CONTEXTIDR)
  */
-TEST(pid_and_comm_filters)
+TEST_F_TIMEOUT(slow, pid_and_comm_filters, 120)
 {
 	char dir[128], path[256], pid[16], where[16], cmd[160];
 	const char *const by_comm[] = { "etecap", "-q", "-c", "0,1", "--comm",
@@ -642,7 +658,7 @@ static void task_status(pid_t pid, const char *key, char *out, size_t len)
  * traced part of contexts.txt saved, and it is left running and no longer
  * traced when etecap ends
  */
-TEST(attach_running_process)
+TEST_F_TIMEOUT(slow, attach_running_process, 120)
 {
 	char dir[128], path[256], pid[16], want[64], state[64], tracer[32];
 	const char *const argv[] = { "etecap", "-q", "-c", "0,1", "-p", pid,
@@ -699,7 +715,7 @@ TEST(attach_running_process)
  * -p, the process exits during the capture: its code is saved at its exit
  * (gone by the stop) and etecap ends then, not at -t
  */
-TEST(attach_ends_with_the_process)
+TEST_F_TIMEOUT(slow, attach_ends_with_the_process, 120)
 {
 	char dir[128], path[256], pid[16];
 	const char *const argv[] = { "etecap", "-q", "-c", "0", "-p", pid,
@@ -713,8 +729,17 @@ TEST(attach_ends_with_the_process)
 	child = fork();
 	ASSERT_GE(child, 0);
 	if (!child) {
+		char tracer[32] = "0";
+		int i;
+
 		prctl(PR_SET_NAME, "ete_att_exit");
-		usleep(1500000);
+		/* until etecap has attached (at most 15 s), then 1 s more */
+		for (i = 0; i < 150 && !strcmp(tracer, "0"); i++) {
+			usleep(100000);
+			task_status(getpid(), "TracerPid:", tracer,
+				    sizeof(tracer));
+		}
+		usleep(1000000);
 		_exit(0);
 	}
 	snprintf(pid, sizeof(pid), "%d", child);
@@ -957,19 +982,6 @@ static bool wait_for_file(const char *path, pid_t pid)
  * second holds stream bytes after the first's (newer trace), and ^C still
  * writes DIR
  */
-/* The flight and system-wide cases: a slow VM needs more than 30 s */
-FIXTURE(slow) {
-	int unused;
-};
-
-FIXTURE_SETUP(slow)
-{
-}
-
-FIXTURE_TEARDOWN(slow)
-{
-}
-
 TEST_F_TIMEOUT(slow, flight_snapshots_on_sigusr2, 300)
 {
 	char dir[128], snap[3][160], path[512], cmd[1024], *s;
