@@ -783,7 +783,10 @@ static void ete_image_fields(struct kunit *test)
 	img(test, &ctx->img, ETE_TRCCNTVR_N(0));
 	img_absent(test, &ctx->img, ETE_TRCCNTVR_N(2));
 	img_absent(test, &ctx->img, ETE_TRCSSCCR_N(1));
-	img_absent(test, &ctx->img, ETE_TRCACVR_N(4));
+	/* SACs 4 and 5 are branch broadcast's ARC 2; 6 to 13 nothing's */
+	img(test, &ctx->img, ETE_TRCACVR_N(4));
+	img_absent(test, &ctx->img, ETE_TRCACVR_N(6));
+	img_absent(test, &ctx->img, ETE_TRCACATR_N(13));
 	img_absent(test, &ctx->img, ETE_TRCCIDCVR_N(4));
 	img(test, &ctx->img, ETE_TRCCIDCVR_N(5));
 }
