@@ -939,6 +939,12 @@ static unsigned long em_restore_but(struct kunit *test, u32 changed)
  */
 static void restore_compares_referenced_registers(struct kunit *test)
 {
+	/* the other controls name nothing (their reset values are UNKNOWN) */
+	em_wr(test, ETE_TRCCONFIGR, BIT(0));
+	em_wr(test, ETE_TRCEVENTCTL0R, 0);
+	em_wr(test, ETE_TRCTSCTLR, 0);
+	em_wr(test, ETE_TRCVIIECTLR, 0);
+	em_wr(test, ETE_TRCVISSCTLR, 0);
 	em_wr(test, ETE_TRCVICTLR, 2 | EM_VICTLR_SSSTATUS);
 	em_wr(test, ETE_TRCRSCTLR_N(2), (4 << 16) | BIT(0));
 	em_wr(test, ETE_TRCACVR_N(0), 0x1000);
