@@ -280,6 +280,196 @@ int ete_config_validate(const struct ete_config *cfg,
 }
 EXPORT_SYMBOL_IF_KUNIT(ete_config_validate);
 
+/* ------------------------------------------------------------------------
+ * The live set: the registers a configuration references
+ */
+
+/* The other resource selector groups (Table D4-26, G.8) */
+#define ETE_RS_GROUP_EXTIN	0
+#define ETE_RS_GROUP_PC		1
+#define ETE_RS_GROUP_CNTR_SEQ	2	/* 0-3 counter at zero, 4-7 state */
+#define ETE_RS_GROUP_SS		3
+#define ETE_RS_GROUP_CIDC	6
+#define ETE_RS_GROUP_VMIDC	7
+#define TRCACATR_CTX_CID	BIT(0)	/* CONTEXTTYPE: CID, VMID or both */
+#define TRCACATR_CTX_VMID	BIT(1)
+
+/* The n lowest bits, n up to 32 */
+static u32 ete_low_bits(unsigned int n)
+{
+	return n ? GENMASK(min(n, 32U) - 1, 0) : 0;
+}
+
+/*
+ * An event selector names one resource selector or a pair (G.7);
+ * selectors 0 and 1 are FALSE and TRUE (RNRSGN, RSXSQT) and have no
+ * register to program.
+ */
+static void ete_live_event(struct ete_live *live, u8 ev)
+{
+	u32 rs;
+
+	if (ev & ETE_EVENT_PAIR)
+		rs = 3U << (2 * (ev & 0xf));
+	else
+		rs = BIT(ev & ETE_EVENT_SEL_MASK);
+	live->rs |= rs & ~3U;
+}
+
+/* Address range comparator k is the SAC pair 2k, 2k + 1 (G.12) */
+static u16 ete_arc_sacs(u32 arcs)
+{
+	u16 sacs = 0;
+	unsigned int k;
+
+	for (k = 0; k < ETE_MAX_ARC; k++)
+		if (arcs & BIT(k))
+			sacs |= 3U << (2 * k);
+	return sacs;
+}
+
+/* What one resource selector selects (RWZVDQ, Table D4-26) */
+static void ete_live_selector(const struct ete_rs_config *r,
+			      struct ete_live *live)
+{
+	switch (r->group) {
+	case ETE_RS_GROUP_EXTIN:
+		live->extin |= r->select;
+		break;
+	case ETE_RS_GROUP_CNTR_SEQ:
+		live->cntr |= r->select & 0xf;
+		live->seq |= !!(r->select & 0xf0);
+		break;
+	case ETE_RS_GROUP_SS:
+		live->ss |= r->select;
+		break;
+	case ETE_RS_GROUP_SAC:
+		live->sac |= r->select;
+		break;
+	case ETE_RS_GROUP_ARC:
+		live->sac |= ete_arc_sacs(r->select);
+		break;
+	case ETE_RS_GROUP_CIDC:
+		live->cidc |= r->select;
+		break;
+	case ETE_RS_GROUP_VMIDC:
+		live->vmidc |= r->select;
+		break;
+	default:
+		/* PE comparator inputs: no register of the trace unit */
+		break;
+	}
+}
+
+/* One step of the closure: what the resources in @live name in turn */
+static void ete_live_step(const struct ete_config *cfg,
+			  const struct ete_caps *caps, struct ete_live *live)
+{
+	unsigned long rs = live->rs, cntr = live->cntr, ss = live->ss;
+	unsigned long sac;
+	unsigned int i;
+
+	for_each_set_bit(i, &rs, caps->num_rs)
+		ete_live_selector(&cfg->rs[i], live);
+	for_each_set_bit(i, &cntr, caps->num_cntr) {
+		const struct ete_cntr_config *c = &cfg->cntr[i];
+
+		ete_live_event(live, c->count_event);
+		ete_live_event(live, c->reload_event);
+		/* G.17a: a chained counter counts its lower neighbour's reloads */
+		if ((i & 1) && c->chain)
+			live->cntr |= BIT(i - 1);
+	}
+	if (live->seq && caps->num_seq_states) {
+		for (i = 0; i < caps->num_seq_states - 1; i++) {
+			ete_live_event(live, cfg->seq_fwd[i]);
+			ete_live_event(live, cfg->seq_bwd[i]);
+		}
+		ete_live_event(live, cfg->seq_reset);
+	}
+	for_each_set_bit(i, &ss, caps->num_ss)
+		live->sac |= cfg->ss[i].sac | ete_arc_sacs(cfg->ss[i].arc);
+	/* a comparator's TRCACATR.CONTEXTTYPE adds a context comparator */
+	sac = live->sac;
+	for_each_set_bit(i, &sac, caps->num_ac) {
+		const struct ete_addr_config *a = &cfg->addr[i];
+
+		if (a->context_type & TRCACATR_CTX_CID)
+			live->cidc |= BIT(a->context);
+		if (a->context_type & TRCACATR_CTX_VMID)
+			live->vmidc |= BIT(a->context);
+	}
+	live->rs &= ete_low_bits(caps->num_rs) & ~3U;
+	live->sac &= ete_low_bits(caps->num_ac);
+	live->cidc &= ete_low_bits(caps->num_cidc);
+	live->vmidc &= ete_low_bits(caps->num_vmidc);
+	live->cntr &= ete_low_bits(caps->num_cntr);
+	live->ss &= ete_low_bits(caps->num_ss);
+	live->extin &= ete_low_bits(caps->num_extinsel);
+	live->seq &= caps->num_seq_states > 0;
+}
+
+static bool ete_live_equal(const struct ete_live *a, const struct ete_live *b)
+{
+	return a->rs == b->rs && a->sac == b->sac && a->cidc == b->cidc &&
+	       a->vmidc == b->vmidc && a->cntr == b->cntr && a->ss == b->ss &&
+	       a->extin == b->extin && a->seq == b->seq;
+}
+
+/**
+ * ete_config_live() - the registers a configuration can make reach the trace
+ * @cfg: the configuration
+ * @caps: the unit's capabilities (only resources that exist are named)
+ * @live: filled
+ *
+ * Besides the control registers, which ete_config_to_image() always
+ * writes, a register matters only if something that matters names it:
+ * the event selectors of ViewInst (TRCVICTLR.EVENT), of the ETEEvents
+ * (TRCEVENTCTL0R) and of the timestamp (TRCTSCTLR) name resource
+ * selectors; ViewInst include/exclude, start/stop, branch broadcast and
+ * Q ranges (when those are on) name address comparators.  A selector
+ * names the resources of its group (RWZVDQ, Table D4-26), a counter its
+ * count and reload events and, chained, its lower neighbour (G.17a), the
+ * sequencer its transition events, a single-shot control its comparators,
+ * an address comparator the context comparator of its TRCACATR.  The set
+ * is that closure.  Anything outside it the unit never looks at, so its
+ * value, UNKNOWN after a trace unit reset (RPCXJC), cannot change the
+ * trace; inside it every register gets its programmed value, including
+ * the initial resource state SLMPNV asks for (counter values, sequencer
+ * state, single-shot status).
+ *
+ * Context: any context; pure.
+ */
+void ete_config_live(const struct ete_config *cfg,
+		     const struct ete_caps *caps, struct ete_live *live)
+{
+	struct ete_live prev;
+	unsigned int i;
+
+	memset(live, 0, sizeof(*live));
+	ete_live_event(live, cfg->viewinst_event);
+	for (i = 0; i < caps->num_events; i++)
+		ete_live_event(live, cfg->event[i]);
+	if (caps->ts_bits)
+		ete_live_event(live, cfg->ts_event);
+	if (caps->num_arc) {
+		live->sac = ete_arc_sacs(cfg->include_ranges |
+					 cfg->exclude_ranges);
+		if (cfg->branch_broadcast && caps->branch_broadcast)
+			live->sac |= ete_arc_sacs(cfg->bb_ranges);
+		if (cfg->q_elements && caps->qfilt)
+			live->sac |= ete_arc_sacs(cfg->q_ranges);
+		live->sac |= cfg->start_addrs | cfg->stop_addrs;
+		live->startstop = cfg->start_addrs || cfg->stop_addrs;
+	}
+	/* monotonic over finitely many bits: ends */
+	do {
+		prev = *live;
+		ete_live_step(cfg, caps, live);
+	} while (!ete_live_equal(&prev, live));
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_config_live);
+
 static void img_add(struct ete_image *img, u32 reg, u64 val)
 {
 	if (img->nr < ETE_IMAGE_MAX)
@@ -397,7 +587,7 @@ static void ete_image_seq_cntr(const struct ete_config *cfg,
 {
 	unsigned int i;
 
-	if (caps->num_seq_states) {
+	if (img->live.seq) {
 		for (i = 0; i < caps->num_seq_states - 1; i++)
 			img_add(img, ETE_TRCSEQEVR_N(i),
 				FIELD_PREP(TRCSEQEVR_F, cfg->seq_fwd[i]) |
@@ -406,10 +596,13 @@ static void ete_image_seq_cntr(const struct ete_config *cfg,
 		img_add(img, ETE_TRCSEQSTR, cfg->seq_state);
 	}
 	for (i = 0; i < caps->num_extinsel; i++)
-		img_add(img, ETE_TRCEXTINSELR_N(i), cfg->extin[i]);
+		if (img->live.extin & BIT(i))
+			img_add(img, ETE_TRCEXTINSELR_N(i), cfg->extin[i]);
 	for (i = 0; i < caps->num_cntr; i++) {
 		const struct ete_cntr_config *c = &cfg->cntr[i];
 
+		if (!(img->live.cntr & BIT(i)))
+			continue;
 		img_add(img, ETE_TRCCNTRLDVR_N(i), c->reload);
 		img_add(img, ETE_TRCCNTCTLR_N(i),
 			FIELD_PREP(TRCCNTCTLR_CNTEVENT, c->count_event) |
@@ -429,6 +622,8 @@ static void ete_image_resources(const struct ete_config *cfg,
 	for (i = 2; i < caps->num_rs; i++) {
 		const struct ete_rs_config *r = &cfg->rs[i];
 
+		if (!(img->live.rs & BIT(i)))
+			continue;
 		img_add(img, ETE_TRCRSCTLR_N(i),
 			FIELD_PREP(TRCRSCTLR_SELECT, r->select) |
 			FIELD_PREP(TRCRSCTLR_GROUP, r->group) |
@@ -438,6 +633,8 @@ static void ete_image_resources(const struct ete_config *cfg,
 	for (i = 0; i < caps->num_ss; i++) {
 		const struct ete_ss_config *s = &cfg->ss[i];
 
+		if (!(img->live.ss & BIT(i)))
+			continue;
 		img_add(img, ETE_TRCSSCCR_N(i),
 			FIELD_PREP(TRCSSCCR_SAC, s->sac) |
 			FIELD_PREP(TRCSSCCR_ARC, s->arc) |
@@ -463,10 +660,14 @@ static void ete_image_comparators(const struct ete_config *cfg,
 				  const struct ete_caps *caps,
 				  struct ete_image *img)
 {
+	const struct ete_live *live = &img->live;
 	unsigned int i;
 
 	for (i = 0; i < caps->num_ac; i++) {
 		const struct ete_addr_config *a = &cfg->addr[i];
+
+		if (!(live->sac & BIT(i)))
+			continue;
 
 		img_add(img, ETE_TRCACVR_N(i), a->value);
 		img_add(img, ETE_TRCACATR_N(i),
@@ -478,19 +679,22 @@ static void ete_image_comparators(const struct ete_config *cfg,
 				   ete_excl(a->el_ns, caps->exlevel_ns & 7)));
 	}
 	for (i = 0; i < caps->num_cidc; i++)
-		img_add(img, ETE_TRCCIDCVR_N(i), cfg->ctxid[i].value);
-	if (caps->num_cidc)
+		if (live->cidc & BIT(i))
+			img_add(img, ETE_TRCCIDCVR_N(i), cfg->ctxid[i].value);
+	/* a mask register holds comparators 0-3 or 4-7 */
+	if (live->cidc & 0x0f)
 		img_add(img, ETE_TRCCIDCCTLR0,
 			ete_ctx_masks(cfg->ctxid, 0, caps->num_cidc));
-	if (caps->num_cidc > 4)
+	if (live->cidc & 0xf0)
 		img_add(img, ETE_TRCCIDCCTLR1,
 			ete_ctx_masks(cfg->ctxid, 4, caps->num_cidc));
 	for (i = 0; i < caps->num_vmidc; i++)
-		img_add(img, ETE_TRCVMIDCVR_N(i), cfg->vmidc[i].value);
-	if (caps->num_vmidc)
+		if (live->vmidc & BIT(i))
+			img_add(img, ETE_TRCVMIDCVR_N(i), cfg->vmidc[i].value);
+	if (live->vmidc & 0x0f)
 		img_add(img, ETE_TRCVMIDCCTLR0,
 			ete_ctx_masks(cfg->vmidc, 0, caps->num_vmidc));
-	if (caps->num_vmidc > 4)
+	if (live->vmidc & 0xf0)
 		img_add(img, ETE_TRCVMIDCCTLR1,
 			ete_ctx_masks(cfg->vmidc, 4, caps->num_vmidc));
 }
@@ -505,7 +709,12 @@ static void ete_image_comparators(const struct ete_config *cfg,
  * Every register of the image is written while the unit is Idle, in the
  * order given, before TRCPRGCTLR.EN is set; that includes the initial
  * resource state (counters, sequencer state, start/stop and single-shot
- * status) that SLMPNV and SXMMLP require before each session.
+ * status) that SLMPNV and SXMMLP require before each session.  The image
+ * holds the control registers the unit implements, TRCRSR, and of the
+ * resource registers (selectors, comparators, counters, sequencer,
+ * single-shot controls, external input selectors) only those the
+ * configuration references (ete_config_live(), kept in @img->live): the
+ * unit never looks at the others.
  *
  * Context: any context; pure.
  */
@@ -521,6 +730,7 @@ void ete_config_to_image(const struct ete_config *cfg,
 		el_ns &= ~kernel_els;
 		img->kernel_filtered = true;
 	}
+	ete_config_live(cfg, caps, &img->live);
 	ete_image_main(cfg, caps, env, img, el_ns);
 	ete_image_seq_cntr(cfg, caps, img);
 	ete_image_resources(cfg, caps, img);

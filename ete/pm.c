@@ -12,16 +12,19 @@
  *   there, RBPTKT: resources no longer change); ISB again, taken in Idle
  *   (RWZQWC: only then do direct reads see what the unit itself wrote;
  *   the poll's last ISB may have been taken while Unstable); read the
- *   registers the unit changes while it traces (ete_pm_dynamic():
- *   TRCCNTVR<n>, TRCSEQSTR, TRCSSCSR<n>, TRCVICTLR.SSSTATUS, TRCRSR:
- *   INXCSB, IHZLDV; the rest of the session's image is what the driver
- *   wrote) and the claim tags; then the sink saves itself
- *   (drain, TRBPTR, disable: the TRBE goes down after the unit, 004
- *   section 5.1).
+ *   registers of the session's image the unit can change while it
+ *   traces (ete_pm_dynamic(): TRCRSR, INXCSB, IHZLDV; and of the
+ *   resources the configuration references, TRCCNTVR<n>, TRCSEQSTR,
+ *   TRCSSCSR<n>, TRCVICTLR.SSSTATUS; the rest of the image is what the
+ *   driver wrote); then the sink saves itself (drain, TRBPTR, disable:
+ *   the TRBE goes down after the unit, 004 section 5.1).
  * Restore: the sink first (the TRBE is enabled before the unit); set the
  *   OS Lock (the kernel clears it when a CPU comes online: debug-monitors'
  *   clear_os_lock()); wait for Idle (a powered-up unit is reset and Idle,
- *   RPTZDH); write the claim tag, every saved register, EN = 1 and the
+ *   RPTZDH); write the session's claim tag, the image's registers (only
+ *   those the configuration references, ete_config_live(): the unit
+ *   never looks at the others, whatever a reset left in them) with the
+ *   saved dynamic state, EN = 1 and the
  *   session's TRFCR as the sink wants it (ete_sink_trfcr(): prohibited
  *   while a TRBE waits for room, I.12(2)), ISB; clear the OS Lock, ISB:
  *   the unit is enabled again (RVBMLV) and starts with a new trace stream
@@ -80,22 +83,29 @@ u64 ete_pm_restore_value(u32 reg, u64 val)
 EXPORT_SYMBOL_IF_KUNIT(ete_pm_restore_value);
 
 /**
- * ete_pm_dynamic() - whether the unit changes a register while it traces
- * @reg: register id
+ * ete_pm_dynamic() - whether the unit can change a register of an image
+ * @img: the session's image
+ * @reg: register id, one of @img's
  *
- * What a save must read back: the counters (TRCCNTVR<n>), the sequencer
- * state (TRCSEQSTR), the single-shot status (TRCSSCSR<n>), the ViewInst
- * start/stop status (TRCVICTLR.SSSTATUS) and TRCRSR (INXCSB, IHZLDV).
- * Every other register of the session's image holds what the driver
- * wrote at the start, which the restore writes again from the image.
+ * What a save must read back (the fields RBPTKT lists, which the unit
+ * changes by indirect writes while it traces): the counters
+ * (TRCCNTVR<n>), the sequencer state (TRCSEQSTR), the single-shot status
+ * (TRCSSCSR<n>), TRCRSR (TA, and EVENT and EXTIN: INXCSB, IHZLDV), and
+ * the ViewInst start/stop status (TRCVICTLR.SSSTATUS) when start/stop
+ * points exist: without them nothing changes SSSTATUS.  The image holds
+ * only the resources the configuration references (ete_config_live()),
+ * so a counter, the sequencer or a single-shot control nothing uses is
+ * neither read nor written.  Every other register of the image holds
+ * what the driver wrote at the start, which the restore writes again.
  *
  * Context: any context; pure.
  * Return: true if @reg is read at a save.
  */
-bool ete_pm_dynamic(u32 reg)
+bool ete_pm_dynamic(const struct ete_image *img, u32 reg)
 {
+	if (reg == ETE_TRCVICTLR)
+		return img->live.startstop;
 	return reg == ETE_TRCSEQSTR || reg == ETE_TRCRSR ||
-	       reg == ETE_TRCVICTLR ||
 	       (reg >= ETE_TRCCNTVR_N(0) &&
 		reg <= ETE_TRCCNTVR_N(ETE_MAX_CNTR - 1)) ||
 	       (reg >= ETE_TRCSSCSR_N(0) &&
@@ -170,10 +180,9 @@ int ete_pm_save_local(struct ete_unit *u)
 	for (i = 0; i < u->img.nr; i++) {
 		u32 reg = u->img.regs[i].reg;
 
-		s->val[i] = ete_pm_dynamic(reg) ? ete_read(&u->acc, reg) :
-						  u->img.regs[i].val;
+		s->val[i] = ete_pm_dynamic(&u->img, reg) ?
+			    ete_read(&u->acc, reg) : u->img.regs[i].val;
 	}
-	s->claim = ete_read(&u->acc, ETE_TRCCLAIMCLR);
 	if (u->sink->save_local)
 		u->sink->save_local(u->sink_priv, u->cpu);
 	s->saved = true;
@@ -214,7 +223,8 @@ int ete_pm_restore_local(struct ete_unit *u)
 	if (ret)
 		goto fail;
 	/* Idle and disabled: every register may be written (RRWYQD) */
-	ete_write(&u->acc, ETE_TRCCLAIMSET, s->claim & ETE_CLAIM_SELF);
+	/* the claim a running session holds (ete_unit_enable_local()) */
+	ete_write(&u->acc, ETE_TRCCLAIMSET, ETE_CLAIM_SELF);
 	for (i = 0; i < u->img.nr; i++)
 		ete_write(&u->acc, u->img.regs[i].reg,
 			  ete_pm_restore_value(u->img.regs[i].reg, s->val[i]));

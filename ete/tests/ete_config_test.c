@@ -591,6 +591,27 @@ static void ete_config_comparator_rules(struct kunit *test)
  * ete_config_image
  */
 
+/* Every selector named, each selecting every resource of its group */
+static void cfg_reference_all(struct ete_config *c)
+{
+	unsigned int i;
+
+	c->viewinst_event = ETE_EVENT_PAIR | 1;
+	for (i = 0; i < ETE_MAX_EVENTS; i++)
+		c->event[i] = ETE_EVENT_PAIR | (2 + i);
+	c->ts_event = ETE_EVENT_PAIR | 6;
+	for (i = 0; i < ETE_MAX_CNTR; i++) {
+		c->cntr[i].count_event = ETE_EVENT_PAIR | (7 + i);
+		c->cntr[i].reload_event = ETE_EVENT_PAIR | (11 + i);
+	}
+	c->seq_reset = ETE_EVENT_PAIR | 15;
+	for (i = 2; i < ETE_MAX_RS; i++)
+		c->rs[i] = (struct ete_rs_config){ i % 8, 0xffff, false,
+						   false };
+	for (i = 0; i < ETE_MAX_SS; i++)
+		c->ss[i].pc = 0xff;
+}
+
 static u64 img(struct kunit *test, const struct ete_image *i, u32 reg)
 {
 	bool found;
@@ -622,14 +643,26 @@ static void ete_image_defaults_el1(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCSYNCPR), 12);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCTRACEIDR), 1);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCCCTLR), 0x100);
-	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCACATR_N(15)),
-			0x3ULL << 8);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCRSR), 0);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCVISSCTLR), 0);
 	KUNIT_EXPECT_EQ(test, ctx->img.trfcr, 0x23ULL);	/* TS virtual, E1, E0 */
 	KUNIT_EXPECT_FALSE(test, ctx->img.kernel_filtered);
 	img_absent(test, &ctx->img, ETE_TRCRSCTLR_N(1));
-	img(test, &ctx->img, ETE_TRCRSCTLR_N(31));
-	img(test, &ctx->img, ETE_TRCCIDCCTLR1);
-	img(test, &ctx->img, ETE_TRCSEQEVR_N(2));
+	/* ViewInst is selector 1 (TRUE): no resource is referenced */
+	img_absent(test, &ctx->img, ETE_TRCRSCTLR_N(2));
+	img_absent(test, &ctx->img, ETE_TRCRSCTLR_N(31));
+	img_absent(test, &ctx->img, ETE_TRCACVR_N(0));
+	img_absent(test, &ctx->img, ETE_TRCACATR_N(15));
+	img_absent(test, &ctx->img, ETE_TRCCIDCVR_N(0));
+	img_absent(test, &ctx->img, ETE_TRCCIDCCTLR1);
+	img_absent(test, &ctx->img, ETE_TRCVMIDCCTLR0);
+	img_absent(test, &ctx->img, ETE_TRCSEQEVR_N(2));
+	img_absent(test, &ctx->img, ETE_TRCSEQSTR);
+	img_absent(test, &ctx->img, ETE_TRCCNTVR_N(0));
+	img_absent(test, &ctx->img, ETE_TRCSSCSR_N(0));
+	img_absent(test, &ctx->img, ETE_TRCEXTINSELR_N(0));
+	/* the control registers, TRCRSR and TRCAUXCTLR */
+	KUNIT_EXPECT_LE(test, ctx->img.nr, 16U);
 }
 
 static void ete_image_unprivileged(struct kunit *test)
@@ -698,6 +731,17 @@ static void ete_image_fields(struct kunit *test)
 	c->seq_fwd[1] = 0x4;
 	c->seq_bwd[1] = 0x85;
 	c->seq_state = 2;
+	/*
+	 * Referenced, so in the image: ViewInst names pair 1 (selectors 2
+	 * and 3: SACs 0, 1), ETEEvent 1 pair 3: selector 6 the counter 1 at
+	 * zero and sequencer state 1, selector 7 single-shot control 0;
+	 * ACATR 2 and 3 name context ID comparator 5.
+	 */
+	c->viewinst_event = 0x81;
+	c->rs[6] = (struct ete_rs_config){ 2, 0x22, false, false };
+	c->rs[7] = (struct ete_rs_config){ 3, 0x1, false, false };
+	c->addr[2].context = 5;
+	c->addr[3].context = 5;
 	KUNIT_ASSERT_EQ(test, ete_config_validate(c, &ctx->caps), 0);
 
 	ete_config_to_image(c, &ctx->caps, &env, &ctx->img);
@@ -729,12 +773,22 @@ static void ete_image_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCSSCSR_N(0)), BIT(31));
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCACVR_N(3)),
 			0xffff800008000000ULL);
-	/* CONTEXTTYPE 1, CONTEXT 2, Secure all excluded, NS EL0 and EL2 */
+	/* CONTEXTTYPE 1, CONTEXT 5, Secure all excluded, NS EL0 and EL2 */
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCACATR_N(3)),
-			(1 << 2) | (2 << 4) | (3 << 8) | (5 << 12));
+			(1 << 2) | (5 << 4) | (3 << 8) | (5 << 12));
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCIDCCTLR1), 0xf00);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCSEQEVR_N(1)), 0x8504);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCSEQSTR), 2);
+	/* counter 1 is chained: counter 0 counts into it (G.17a) */
+	img(test, &ctx->img, ETE_TRCCNTVR_N(0));
+	img_absent(test, &ctx->img, ETE_TRCCNTVR_N(2));
+	img_absent(test, &ctx->img, ETE_TRCSSCCR_N(1));
+	/* SACs 4 and 5 are branch broadcast's ARC 2; 6 to 13 nothing's */
+	img(test, &ctx->img, ETE_TRCACVR_N(4));
+	img_absent(test, &ctx->img, ETE_TRCACVR_N(6));
+	img_absent(test, &ctx->img, ETE_TRCACATR_N(13));
+	img_absent(test, &ctx->img, ETE_TRCCIDCVR_N(4));
+	img(test, &ctx->img, ETE_TRCCIDCVR_N(5));
 }
 
 /* Only registers the unit implements are in the image */
@@ -760,14 +814,214 @@ static void ete_image_minimal(struct kunit *test)
 	KUNIT_EXPECT_LE(test, ctx->img.nr, 16U);
 }
 
+/* Every resource of the rich unit referenced: the whole image still fits */
 static void ete_image_fits(struct kunit *test)
 {
 	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
 	struct ete_env env = { .kernel_allowed = true };
 
+	cfg_reference_all(&ctx->cfg);
 	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
 	KUNIT_EXPECT_LT(test, ctx->img.nr, (unsigned int)ETE_IMAGE_MAX);
 	KUNIT_EXPECT_GT(test, ctx->img.nr, 120U);
+	img(test, &ctx->img, ETE_TRCRSCTLR_N(31));
+	img(test, &ctx->img, ETE_TRCACATR_N(15));
+	img(test, &ctx->img, ETE_TRCCIDCCTLR1);
+	img(test, &ctx->img, ETE_TRCVMIDCCTLR1);
+	img(test, &ctx->img, ETE_TRCSEQEVR_N(2));
+	img(test, &ctx->img, ETE_TRCSSCSR_N(7));
+	img(test, &ctx->img, ETE_TRCEXTINSELR_N(3));
+	img(test, &ctx->img, ETE_TRCCNTVR_N(3));
+}
+
+/*
+ * A comparator named through a resource selector the ViewInst event
+ * names is programmed; the same comparator and selector configured but
+ * named by nothing are not
+ */
+static void ete_image_selector_pulls_comparator(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	struct ete_env env = { .kernel_allowed = true };
+	struct ete_config *c = &ctx->cfg;
+
+	c->rs[4] = (struct ete_rs_config){ 5, 0x2, false, false };
+	c->addr[2].value = 0x1000;
+	c->addr[3].value = 0x2000;
+	ete_config_to_image(c, &ctx->caps, &env, &ctx->img);
+	img_absent(test, &ctx->img, ETE_TRCRSCTLR_N(4));
+	img_absent(test, &ctx->img, ETE_TRCACVR_N(2));
+	img_absent(test, &ctx->img, ETE_TRCACATR_N(3));
+
+	c->viewinst_event = 4;
+	ete_config_to_image(c, &ctx->caps, &env, &ctx->img);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCRSCTLR_N(4)),
+			0x2 | (5 << 16));
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCACVR_N(2)), 0x1000);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCACVR_N(3)), 0x2000);
+	/* both halves' TRCACATR: they must agree (RXYJLC) */
+	img(test, &ctx->img, ETE_TRCACATR_N(2));
+	img(test, &ctx->img, ETE_TRCACATR_N(3));
+	img_absent(test, &ctx->img, ETE_TRCRSCTLR_N(5));
+	img_absent(test, &ctx->img, ETE_TRCACVR_N(0));
+	img_absent(test, &ctx->img, ETE_TRCACVR_N(4));
+}
+
+/* ------------------------------------------------------------------------
+ * ete_config_live: the closure of what a configuration references
+ */
+
+struct live_case {
+	const char *name;
+	void (*set)(struct ete_config *c);
+	struct ete_live want;
+};
+
+static void live_defaults(struct ete_config *c)
+{
+	/* configured, but named by nothing */
+	c->rs[2] = (struct ete_rs_config){ 4, 0x1, false, false };
+	c->cntr[0].count_event = 2;
+	c->ss[0].sac = 0x1;
+	c->addr[0].context_type = 1;
+	c->bb_ranges = 0x1;
+	c->q_ranges = 0x2;
+}
+
+static void live_fixed_pair(struct ete_config *c)
+{
+	c->viewinst_event = ETE_EVENT_PAIR | 0;	/* selectors 0 and 1 */
+	c->event[0] = 0;
+	c->ts_event = 1;
+}
+
+static void live_selector_sac(struct ete_config *c)
+{
+	c->viewinst_event = 3;
+	c->rs[3] = (struct ete_rs_config){ 4, 0x5, false, false };
+}
+
+static void live_pair_arc(struct ete_config *c)
+{
+	c->event[2] = ETE_EVENT_PAIR | 2;	/* selectors 4 and 5 */
+	c->rs[5] = (struct ete_rs_config){ 5, 0x2, false, false };
+}
+
+static void live_include_ctx(struct ete_config *c)
+{
+	c->include_ranges = 0x2;		/* SACs 2 and 3 */
+	c->addr[2].context_type = 3;		/* CID and VMID */
+	c->addr[2].context = 6;
+	c->addr[3].context_type = 3;
+	c->addr[3].context = 6;
+	c->addr[5].context_type = 1;		/* not in use */
+	c->addr[5].context = 1;
+}
+
+static void live_counter_chain(struct ete_config *c)
+{
+	c->ts_event = 2;
+	c->rs[2] = (struct ete_rs_config){ 2, 0x2, false, false };
+	c->cntr[1].chain = true;
+	c->cntr[0].count_event = 3;
+	c->rs[3] = (struct ete_rs_config){ 7, 0x1, true, false };
+	c->cntr[2].count_event = 4;		/* counter 2 not in use */
+}
+
+static void live_sequencer(struct ete_config *c)
+{
+	c->event[1] = 4;
+	c->rs[4] = (struct ete_rs_config){ 2, BIT(6), false, false };
+	c->seq_fwd[0] = 5;
+	c->rs[5] = (struct ete_rs_config){ 3, 0x1, false, false };
+	c->ss[0].arc = 0x1;
+	c->seq_bwd[2] = ETE_EVENT_PAIR | 4;	/* selectors 8 and 9 */
+	c->rs[9] = (struct ete_rs_config){ 0, 0x4, false, false };
+}
+
+static void live_bb_q(struct ete_config *c)
+{
+	c->branch_broadcast = true;
+	c->bb_ranges = 0x1;
+	c->q_elements = ETE_QE_ALL;
+	c->q_ranges = 0x8;
+}
+
+static void live_startstop(struct ete_config *c)
+{
+	c->start_addrs = 0x1;
+	c->stop_addrs = 0x8;
+	c->exclude_ranges = 0x4;
+}
+
+static void live_everything(struct ete_config *c)
+{
+	cfg_reference_all(c);
+}
+
+static const struct live_case live_cases[] = {
+	{ "defaults: nothing referenced", live_defaults, {} },
+	{ "fixed selectors 0 and 1: no register", live_fixed_pair, {} },
+	{ "ViewInst selector names SACs", live_selector_sac,
+	  { .rs = BIT(3), .sac = 0x5 } },
+	{ "ETEEvent pair, upper selector names an ARC", live_pair_arc,
+	  { .rs = BIT(4) | BIT(5), .sac = 0x0c } },
+	{ "include range pulls its context comparators", live_include_ctx,
+	  { .sac = 0x0c, .cidc = BIT(6), .vmidc = BIT(6) } },
+	{ "chained counter pulls the lower one and its events",
+	  live_counter_chain,
+	  { .rs = BIT(2) | BIT(3), .cntr = 0x3, .vmidc = 0x1 } },
+	{ "sequencer state pulls its events, single-shot, extin",
+	  live_sequencer,
+	  { .rs = BIT(4) | BIT(5) | BIT(8) | BIT(9), .ss = 0x1, .sac = 0x3,
+	    .seq = true, .extin = BIT(2) } },
+	{ "branch broadcast and Q ranges when on", live_bb_q,
+	  { .sac = 0x3 | 0xc0 } },
+	{ "start/stop points", live_startstop,
+	  { .sac = 0x1 | 0x8 | 0x30, .startstop = true } },
+	{ "everything", live_everything,
+	  { .rs = GENMASK(31, 2), .sac = 0xffff, .cidc = 0xff, .vmidc = 0xff,
+	    .cntr = 0xf, .ss = 0xff, .extin = 0xf, .seq = true } },
+};
+
+static void live_case_desc(const struct live_case *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(live, live_cases, live_case_desc);
+
+static void ete_live_closure(struct kunit *test)
+{
+	const struct live_case *t = test->param_value;
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	struct ete_live l;
+
+	t->set(&ctx->cfg);
+	ete_config_live(&ctx->cfg, &ctx->caps, &l);
+	KUNIT_EXPECT_EQ(test, l.rs, t->want.rs);
+	KUNIT_EXPECT_EQ(test, l.sac, t->want.sac);
+	KUNIT_EXPECT_EQ(test, l.cidc, t->want.cidc);
+	KUNIT_EXPECT_EQ(test, l.vmidc, t->want.vmidc);
+	KUNIT_EXPECT_EQ(test, l.cntr, t->want.cntr);
+	KUNIT_EXPECT_EQ(test, l.ss, t->want.ss);
+	KUNIT_EXPECT_EQ(test, l.extin, t->want.extin);
+	KUNIT_EXPECT_EQ(test, l.seq, t->want.seq);
+	KUNIT_EXPECT_EQ(test, l.startstop, t->want.startstop);
+}
+
+/* Only resources the unit has: the minimal unit references nothing */
+static void ete_live_caps_bound(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, MINIMAL);
+	struct ete_live l;
+
+	cfg_reference_all(&ctx->cfg);
+	ete_config_live(&ctx->cfg, &ctx->caps, &l);
+	KUNIT_EXPECT_EQ(test, l.rs, 0U);
+	KUNIT_EXPECT_EQ(test, l.sac, 0);
+	KUNIT_EXPECT_EQ(test, l.cntr, 0);
+	KUNIT_EXPECT_FALSE(test, l.seq);
 }
 
 static struct kunit_case ete_param_cases[] = {
@@ -795,6 +1049,9 @@ static struct kunit_case ete_image_cases[] = {
 	KUNIT_CASE(ete_image_fields),
 	KUNIT_CASE(ete_image_minimal),
 	KUNIT_CASE(ete_image_fits),
+	KUNIT_CASE(ete_image_selector_pulls_comparator),
+	KUNIT_CASE_PARAM(ete_live_closure, live_gen_params),
+	KUNIT_CASE(ete_live_caps_bound),
 	{}
 };
 

@@ -105,6 +105,7 @@ static void dynamic_registers(struct kunit *test)
 		ETE_TRCSEQSTR, ETE_TRCRSR, ETE_TRCVICTLR, ETE_TRCCNTVR_N(0),
 		ETE_TRCCNTVR_N(3), ETE_TRCSSCSR_N(0), ETE_TRCSSCSR_N(7),
 	};
+	struct ete_image *img = kunit_kzalloc(test, sizeof(*img), GFP_KERNEL);
 	static const u32 programmed[] = {
 		ETE_TRCCONFIGR, ETE_TRCTRACEIDR, ETE_TRCCNTRLDVR_N(0),
 		ETE_TRCCNTCTLR_N(3), ETE_TRCSSCCR_N(0), ETE_TRCSSPCICR_N(0),
@@ -112,17 +113,35 @@ static void dynamic_registers(struct kunit *test)
 	};
 	unsigned int i;
 
+	KUNIT_ASSERT_NOT_NULL(test, img);
+	img->live.startstop = true;
 	for (i = 0; i < ARRAY_SIZE(dynamic); i++)
-		KUNIT_EXPECT_TRUE_MSG(test, ete_pm_dynamic(dynamic[i]),
+		KUNIT_EXPECT_TRUE_MSG(test, ete_pm_dynamic(img, dynamic[i]),
 				      "reg 0x%x", dynamic[i]);
 	for (i = 0; i < ARRAY_SIZE(programmed); i++)
-		KUNIT_EXPECT_FALSE_MSG(test, ete_pm_dynamic(programmed[i]),
+		KUNIT_EXPECT_FALSE_MSG(test, ete_pm_dynamic(img, programmed[i]),
 				       "reg 0x%x", programmed[i]);
+}
+
+/*
+ * Without start/stop points nothing changes TRCVICTLR.SSSTATUS: the save
+ * does not read TRCVICTLR back, the restore writes the programmed value
+ */
+static void dynamic_ssstatus_needs_startstop(struct kunit *test)
+{
+	struct ete_image *img = kunit_kzalloc(test, sizeof(*img), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, img);
+	KUNIT_EXPECT_FALSE(test, ete_pm_dynamic(img, ETE_TRCVICTLR));
+	KUNIT_EXPECT_TRUE(test, ete_pm_dynamic(img, ETE_TRCRSR));
+	img->live.startstop = true;
+	KUNIT_EXPECT_TRUE(test, ete_pm_dynamic(img, ETE_TRCVICTLR));
 }
 
 static struct kunit_case ete_pm_value_cases[] = {
 	KUNIT_CASE_PARAM(restore_value, pm_value_gen_params),
 	KUNIT_CASE(dynamic_registers),
+	KUNIT_CASE(dynamic_ssstatus_needs_startstop),
 	{}
 };
 

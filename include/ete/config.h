@@ -213,6 +213,34 @@ struct ete_reg_val {
 	u64 val;
 };
 
+/**
+ * struct ete_live - the registers a configuration can make reach the trace
+ * @rs: resource selectors, bit n = TRCRSCTLR<n> (never 0 and 1: fixed)
+ * @sac: single address comparators, bit n = TRCACVR<n> and TRCACATR<n>
+ * @cidc: context ID comparators, bit n = TRCCIDCVR<n> (masks: CCTLR0/1)
+ * @vmidc: VMID comparators, bit n = TRCVMIDCVR<n> (masks: CCTLR0/1)
+ * @cntr: counters, bit n = TRCCNTRLDVR<n>, TRCCNTCTLR<n>, TRCCNTVR<n>
+ * @ss: single-shot controls, bit n = TRCSSCCR<n>, TRCSSCSR<n>, TRCSSPCICR<n>
+ * @extin: external input selectors, bit n = TRCEXTINSELR<n>
+ * @seq: the sequencer: TRCSEQEVR<n>, TRCSEQRSTEVR, TRCSEQSTR
+ * @startstop: start/stop points exist, so TRCVICTLR.SSSTATUS can change
+ *
+ * Filled by ete_config_live().  A register outside the set cannot change
+ * the trace: no control register names it, directly or through a
+ * resource selector, so its (UNKNOWN after a reset) value is never used.
+ */
+struct ete_live {
+	u32 rs;
+	u16 sac;
+	u8 cidc;
+	u8 vmidc;
+	u8 cntr;
+	u8 ss;
+	u8 extin;
+	bool seq;
+	bool startstop;
+};
+
 /* Upper bound on the registers an image writes */
 #define ETE_IMAGE_MAX	192
 
@@ -223,12 +251,15 @@ struct ete_reg_val {
  * @trfcr: value for TRFCR_EL1 (TRFCR_EL2 at VHE) during the session
  * @kernel_filtered: the kernel's EL was removed from the filter because
  *	&ete_env.kernel_allowed was false
+ * @live: the registers the configuration references (ete_config_live());
+ *	@regs holds the control registers and these, nothing else
  */
 struct ete_image {
 	unsigned int nr;
 	struct ete_reg_val regs[ETE_IMAGE_MAX];
 	u64 trfcr;
 	bool kernel_filtered;
+	struct ete_live live;
 };
 
 void ete_config_defaults(struct ete_config *cfg, const struct ete_caps *caps);
@@ -240,6 +271,8 @@ int ete_config_validate(const struct ete_config *cfg,
 void ete_config_to_image(const struct ete_config *cfg,
 			 const struct ete_caps *caps,
 			 const struct ete_env *env, struct ete_image *img);
+void ete_config_live(const struct ete_config *cfg,
+		     const struct ete_caps *caps, struct ete_live *live);
 u64 ete_image_get(const struct ete_image *img, u32 reg, bool *found);
 
 #endif /* _ETE_CONFIG_H */

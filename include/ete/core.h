@@ -93,7 +93,6 @@ const struct ete_mmio_io_ops *ete_access_mmio_lookup(phys_addr_t base,
  * @val: the value of each register of the session's image, in image order
  *	(programming and dynamic state: counters, sequencer, single-shot
  *	status, TRCRSR)
- * @claim: the claim tags (TRCCLAIMCLR)
  * @foreign_lock: the PE OS Lock was locked by another agent when the save
  *	came (the unit was disabled by it, RVBMLV): the restore leaves it
  *	locked
@@ -106,7 +105,6 @@ const struct ete_mmio_io_ops *ete_access_mmio_lookup(phys_addr_t base,
 struct ete_pm_state {
 	bool saved;
 	u64 val[ETE_IMAGE_MAX];
-	u64 claim;
 	bool foreign_lock;
 	unsigned long saves;
 	unsigned long restores;
@@ -255,7 +253,7 @@ void ete_session_handle_error(struct ete_unit *u, int err,
  */
 
 u64 ete_pm_restore_value(u32 reg, u64 val);
-bool ete_pm_dynamic(u32 reg);
+bool ete_pm_dynamic(const struct ete_image *img, u32 reg);
 int ete_pm_save_local(struct ete_unit *u);
 int ete_pm_restore_local(struct ete_unit *u);
 int ete_pm_init(void);

@@ -899,6 +899,68 @@ static void rfqmxq_power_down_loses_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ete_model_mmio_ops.read32(c, ETE_TRCPDSR), 1U);
 }
 
+/*
+ * One save and restore around a power-down: the driver's save (OS Lock
+ * set), the power-down, a restore that puts every register back but
+ * changes @changed, the OS Lock cleared (the model compares then).
+ * Return: the mismatches the model counted.
+ */
+static unsigned long em_restore_but(struct kunit *test, u32 changed)
+{
+	struct em_test *t = test->priv;
+	struct em_unit *u = t->m->units[t->cpu];
+	unsigned long flags, mismatch0 = u->pm.mismatch;
+	u64 *saved, trfcr;
+
+	saved = kunit_kmalloc(test, sizeof(u->trc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, saved);
+	em_wr(test, ETE_OSLAR_EL1, 1);
+	em_isb(test);
+	raw_spin_lock_irqsave(&u->lock, flags);
+	memcpy(saved, u->trc, sizeof(u->trc));
+	trfcr = u->trfcr;
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	ete_model_power_down(t->m, t->cpu);
+	raw_spin_lock_irqsave(&u->lock, flags);
+	memcpy(u->trc, saved, sizeof(u->trc));
+	u->trc[changed / 4] ^= 0x10;
+	u->trfcr = trfcr;
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	em_wr(test, ETE_OSLAR_EL1, 0);
+	em_isb(test);
+	return u->pm.mismatch - mismatch0;
+}
+
+/*
+ * After a restore the model compares what the unit looks at: the control
+ * registers and the resources they reference, here SAC 0 through the
+ * ViewInst event's selector 2.  SAC 4 is named by nothing: its value
+ * after the power-down (UNKNOWN, RPCXJC) cannot change the trace.
+ */
+static void restore_compares_referenced_registers(struct kunit *test)
+{
+	/* the other controls name nothing (their reset values are UNKNOWN) */
+	em_wr(test, ETE_TRCCONFIGR, BIT(0));
+	em_wr(test, ETE_TRCEVENTCTL0R, 0);
+	em_wr(test, ETE_TRCTSCTLR, 0);
+	em_wr(test, ETE_TRCVIIECTLR, 0);
+	em_wr(test, ETE_TRCVISSCTLR, 0);
+	em_wr(test, ETE_TRCVICTLR, 2 | EM_VICTLR_SSSTATUS);
+	em_wr(test, ETE_TRCRSCTLR_N(2), (4 << 16) | BIT(0));
+	em_wr(test, ETE_TRCACVR_N(0), 0x1000);
+	em_wr(test, ETE_TRCACVR_N(4), 0x5000);
+	KUNIT_EXPECT_EQ(test, em_restore_but(test, ETE_TRCACVR_N(4)), 0UL);
+	KUNIT_EXPECT_EQ(test, em_restore_but(test, ETE_TRCACVR_N(0)), 1UL);
+	KUNIT_EXPECT_EQ(test, em_restore_but(test, ETE_TRCRSCTLR_N(2)), 1UL);
+	KUNIT_EXPECT_EQ(test, em_restore_but(test, ETE_TRCRSCTLR_N(3)), 0UL);
+	KUNIT_EXPECT_EQ(test, em_restore_but(test, ETE_TRCTRACEIDR), 1UL);
+	KUNIT_EXPECT_EQ(test, em_restore_but(test, ETE_TRCRSR), 1UL);
+	/* ViewInst back to TRUE: the selector and SAC 0 no longer count */
+	em_wr(test, ETE_TRCVICTLR, 1 | EM_VICTLR_SSSTATUS);
+	KUNIT_EXPECT_EQ(test, em_restore_but(test, ETE_TRCACVR_N(0)), 0UL);
+	KUNIT_EXPECT_EQ(test, em_restore_but(test, ETE_TRCRSCTLR_N(2)), 0UL);
+}
+
 /* D.11, RYSHRS: the OS Lock locked, trace registers answer with an error */
 void em_sc_extoslk(struct kunit *test)
 {
@@ -966,6 +1028,7 @@ static struct kunit_case em_mmio_cases[] = {
 	KUNIT_CASE(ilfbbp_external_oslar_is_pe_os_lock),
 	KUNIT_CASE(rdyrzc_external_polling_needs_no_isb),
 	KUNIT_CASE(rfqmxq_power_down_loses_state),
+	KUNIT_CASE(restore_compares_referenced_registers),
 	{}
 };
 

@@ -392,10 +392,11 @@ TEST_F_TIMEOUT(cfs, malformed_values_are_refused, 120)
 /* Each valid value reaches the model's registers when the profile starts */
 TEST_F_TIMEOUT(cfs, valid_values_reach_the_model, 120)
 {
+	struct attr_set ref[ATTR_REF_MAX];
 	unsigned long long reg;
 	char log[4096];
 	size_t i;
-	int pre;
+	int pre, j, nref;
 
 	if (!self->ready)
 		return;
@@ -408,6 +409,11 @@ TEST_F_TIMEOUT(cfs, valid_values_reach_the_model, 120)
 		if (pre >= 0)
 			ASSERT_EQ(pput("t_case", prereqs[pre].pre,
 				       prereqs[pre].val), 0);
+		/* a resource's registers are programmed once referenced */
+		nref = attr_reference(c->attr, ref);
+		for (j = 0; j < nref; j++)
+			ASSERT_EQ(pput("t_case", ref[j].file, ref[j].val), 0)
+				TH_LOG("%s", ref[j].file);
 		ASSERT_EQ(pput("t_case", c->attr, c->valid), 0) TH_LOG("%s", c->attr);
 		ASSERT_EQ(pput("t_case", "active", "1"), 0) TH_LOG("%s", c->attr);
 		EXPECT_EQ(sink_reg(1, c->reg, &reg), 0) TH_LOG("%s", c->reg);

@@ -9,6 +9,8 @@
 #define _ETE_ATTR_CASES_H
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef ARRAY_SIZE
@@ -123,6 +125,71 @@ static const struct attr_case attrs[] = {
 static const struct { const char *attr, *pre, *val; } prereqs[] = {
 	{ "no_overflow", "stall", "1" },
 };
+
+/*
+ * A resource's registers are programmed only while something the trace
+ * depends on references the resource (the driver's ete_config_live()):
+ * the files, in order, that make the resource of case @attr referenced.
+ * A selector is named by the ViewInst event; any other resource is
+ * selected by resource selector 2, which the ViewInst event names.
+ */
+struct attr_set {
+	const char *file;
+	char val[24];
+};
+
+#define ATTR_REF_MAX	3
+
+/* @attr is "<prefix><n>/...": n, or -1 */
+static inline int attr_index(const char *attr, const char *prefix)
+{
+	size_t l = strlen(prefix);
+	char *end;
+	long n;
+
+	if (strncmp(attr, prefix, l) || attr[l] < '0' || attr[l] > '9')
+		return -1;
+	n = strtol(attr + l, &end, 10);
+	return *end == '/' ? (int)n : -1;
+}
+
+static inline int attr_reference(const char *attr, struct attr_set *set)
+{
+	static const struct { const char *prefix; int group; } groups[] = {
+		{ "extin", 0 }, { "cntr", 2 }, { "ss", 3 }, { "addr", 4 },
+		{ "ctxid", 6 }, { "vmid", 7 },
+	};
+	unsigned long select = 0;
+	int group = -1, n;
+	size_t i;
+
+	n = attr_index(attr, "rs");
+	if (n >= 0) {
+		set[0].file = "viewinst_event";
+		snprintf(set[0].val, sizeof(set[0].val), "%d", n);
+		return 1;
+	}
+	if (!strncmp(attr, "seq/", 4)) {
+		group = 2;
+		select = 1UL << 4;	/* sequencer state 0 */
+	}
+	for (i = 0; i < ARRAY_SIZE(groups) && group < 0; i++) {
+		n = attr_index(attr, groups[i].prefix);
+		if (n >= 0) {
+			group = groups[i].group;
+			select = 1UL << n;
+		}
+	}
+	if (group < 0)
+		return 0;
+	set[0].file = "rs2/group";
+	snprintf(set[0].val, sizeof(set[0].val), "%d", group);
+	set[1].file = "rs2/select";
+	snprintf(set[1].val, sizeof(set[1].val), "%#lx", select);
+	set[2].file = "viewinst_event";
+	snprintf(set[2].val, sizeof(set[2].val), "2");
+	return 3;
+}
 
 /* Malformed values every number file refuses, whatever its range */
 static const struct { const char *val; int err; } bad_values[] = {

@@ -84,7 +84,10 @@ struct image {
  * What every configuration depends on whatever its value: after a power
  * loss, or at the first start, these hold UNKNOWN values.  A comparator,
  * selector, counter or sequencer register matters only when one of these
- * (or another such register) refers to it: counted when not 0.
+ * (or another such register) refers to it: the model's cpu<N>/live lists
+ * those, from the values the unit holds (counting the registers that are
+ * not 0 instead counted the UNKNOWN values a reset leaves in registers
+ * nothing refers to).
  */
 static const char *const controls[] = {
 	"TRCCONFIGR", "TRCAUXCTLR", "TRCEVENTCTL0R", "TRCEVENTCTL1R",
@@ -92,7 +95,7 @@ static const char *const controls[] = {
 	"TRCTRACEIDR", "TRCQCTLR", "TRCVICTLR", "TRCVIIECTLR", "TRCVISSCTLR",
 };
 
-/* "NAME VALUE" lines of cpu<N>/regs, after a start programmed them */
+/* "NAME VALUE" lines of cpu<N>/live, after a start programmed them */
 static struct image image_of(int cpu)
 {
 	struct image im = { 0 };
@@ -102,7 +105,7 @@ static struct image image_of(int cpu)
 	size_t i;
 	FILE *f;
 
-	snprintf(path, sizeof(path), MODEL "cpu%d/regs", cpu);
+	snprintf(path, sizeof(path), MODEL "cpu%d/live", cpu);
 	f = fopen(path, "r");
 	if (!f)
 		return im;
@@ -114,8 +117,6 @@ static struct image image_of(int cpu)
 			continue;
 		for (i = 0; i < ARRAY_SIZE(controls); i++)
 			control |= !strcmp(name, controls[i]);
-		if (!control && !val)
-			continue;
 		im.needed++;
 		/* a counter, a single-shot control or the sequencer in use */
 		if (!control && (!strncmp(name, "TRCCNTCTLR", 10) ||

@@ -144,6 +144,17 @@ static int put_pre(int cpu, const struct attr_case *c)
 	return i < 0 ? 0 : unit_put(cpu, prereqs[i].pre, prereqs[i].val);
 }
 
+/* Make the resource of @c referenced, so that the enable programs it */
+static int put_reference(int cpu, const struct attr_case *c)
+{
+	struct attr_set set[ATTR_REF_MAX];
+	int i, n = attr_reference(c->attr, set), ret = 0;
+
+	for (i = 0; i < n && !ret; i++)
+		ret = unit_put(cpu, set[i].file, set[i].val);
+	return ret;
+}
+
 /* "addr5/value" -> "addr/value": the kind of attribute */
 static void attr_kind(const char *attr, char *kind, size_t len)
 {
@@ -313,6 +324,7 @@ TEST_F(ete, valid_values_reach_the_model)
 
 		ASSERT_EQ(unit_put(cpu, "reset", "1"), 0);
 		ASSERT_EQ(put_pre(cpu, c), 0);
+		ASSERT_EQ(put_reference(cpu, c), 0) TH_LOG("%s", c->attr);
 		EXPECT_EQ(unit_put(cpu, c->attr, c->valid), 0)
 			TH_LOG("%s=%s", c->attr, c->valid);
 		EXPECT_EQ(unit_get_num(cpu, c->attr, &got), 0);
