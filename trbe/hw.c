@@ -402,6 +402,10 @@ static void trbe_flush_local(struct trbe_cpu *tc)
 		if (trbe_flush_rearm(tc)) {
 			trbe_disable_local(tc);
 			trbe_arm_local(tc);
+		} else if (tc->win.limit - tc->head < tc->geom.wmark &&
+			   tc->head != trbe_stream_tail(tc)) {
+			/* Room ahead only once the reader reads: wake it */
+			irq_work_queue(&tc->wake);
 		}
 	}
 	trbe_allow_local(tc, trfcr);
@@ -440,7 +444,10 @@ void trbe_flush_now_local(struct trbe_cpu *tc)
  * [flush_us, TRBE_FLUSH_STRETCH * flush_us].  The period at most doubles
  * from one run to the next: a rate measured over the first few
  * microseconds of a session (the trace unit may not have started yet)
- * must not put the next run past the limit.  With nothing published
+ * must not put the next run past the limit.  A run that could not move
+ * the limit on with less than a watermark of room left (the reader is
+ * behind) wakes the reader and comes back after the shortest period, as
+ * the timer always did.  With nothing published
  * since the last run the period doubles too; once it is the longest and
  * still nothing came, and no reader waits, nothing is pending: the timer
  * stops.  The next arm of the TRBE, a waiting reader
@@ -464,6 +471,9 @@ static u64 trbe_flush_next_ns(struct trbe_cpu *tc, unsigned int us)
 		if (!waiting && tc->flush_period >= hi)
 			return 0;
 		next = grow;
+	} else if (tc->win.limit - tc->head < tc->geom.wmark) {
+		/* the limit could not move on: again soon, the reader woken */
+		next = lo;
 	} else {
 		need = (tc->win.limit - tc->head) / 4;
 		if (waiting) {
