@@ -157,6 +157,7 @@ void trbe_stream_install(struct trbe_cpu *tc, struct trbe_buf *buf)
 	tc->state = ETE_TRBE_STATE_IDLE;
 	tc->gap_pending = 0;
 	tc->gap_last = 0;
+	tc->wake_mark = 0;
 	/* tc->armed stays as it is: false, the last close disarmed it */
 	raw_spin_unlock_irqrestore(&tc->slock, flags);
 }
@@ -169,7 +170,7 @@ void trbe_stream_install(struct trbe_cpu *tc, struct trbe_buf *buf)
  * The data is ordered before the head as perf orders its ring buffer:
  * a write barrier, then data_head.  Also moves lost_tail when the new head
  * laps unconsumed data (wrap and circular modes), and wakes readers once a
- * watermark's worth is unread.
+ * watermark's worth is unread (trbe_wake_mark()).
  *
  * Context: any; tc->slock held.
  */
@@ -184,7 +185,7 @@ void trbe_stream_publish(struct trbe_cpu *tc, u64 head)
 	}
 	smp_wmb();	/* data before head; pairs with the reader's rmb */
 	WRITE_ONCE(hdr->data_head, head);
-	if (head - trbe_stream_tail(tc) >= tc->geom.wmark)
+	if (head - trbe_stream_tail(tc) >= trbe_wake_mark(tc))
 		irq_work_queue(&tc->wake);
 }
 

@@ -95,13 +95,22 @@ static u64 trbe_avail(struct trbe_cpu *tc, u64 *start)
 	return n;
 }
 
+/*
+ * The wait condition of a blocking read(): data, or no session.  Checked
+ * on the wait queue: a reader about to sleep asks for the flush timer
+ * (trbe_session_want_data()).
+ */
 static bool trbe_read_done(struct trbe_cpu *tc)
 {
 	u64 start;
+	bool done;
 
-	return trbe_avail(tc, &start) ||
+	done = trbe_avail(tc, &start) ||
 	       (READ_ONCE(tc->state) != ETE_TRBE_STATE_RUNNING &&
 		READ_ONCE(tc->state) != ETE_TRBE_STATE_WAITING);
+	if (!done)
+		trbe_session_want_data(tc);
+	return done;
 }
 
 /* Copy from stream position @start; the region may wrap the buffer. */
@@ -203,6 +212,9 @@ static __poll_t trbe_poll(struct file *file, poll_table *wait)
 	default:
 		break;
 	}
+	/* Nothing to report and the caller sleeps on tc->wq: flush for it */
+	if (!mask && !poll_does_not_wait(wait))
+		trbe_session_want_data(tc);
 	trbe_session_kick(tc);
 	return mask;
 }
@@ -239,6 +251,8 @@ static long trbe_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct trbe_cpu *tc = file->private_data;
 	struct ete_trbe_status st = { };
+	u64 __user *up = (u64 __user *)arg;
+	u64 mark;
 	long ret;
 
 	switch (cmd) {
@@ -271,6 +285,17 @@ static long trbe_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		if (copy_to_user((void __user *)arg, &st, sizeof(st)))
 			return -EFAULT;
 		return 0;
+	case ETE_TRBE_IOC_FLUSH:
+		return trbe_session_flush(tc);
+	case ETE_TRBE_IOC_SET_WATERMARK:
+		if (get_user(mark, up))
+			return -EFAULT;
+		return trbe_session_set_wake_mark(tc, mark);
+	case ETE_TRBE_IOC_GET_WATERMARK:
+		mutex_lock(&tc->lock);
+		mark = trbe_session_wake_mark(tc);
+		mutex_unlock(&tc->lock);
+		return put_user(mark, up);
 	default:
 		return -ENOTTY;
 	}

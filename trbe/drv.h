@@ -146,7 +146,8 @@ struct trbe_counters {
 /**
  * struct trbe_stats - what a CPU's data path did since the driver loaded
  * @interrupts: TRBE interrupts handled
- * @flushes: flush timer runs on an armed fill-mode TRBE
+ * @flushes: flushes of an armed fill-mode TRBE (the flush timer's runs
+ *	and ETE_TRBE_IOC_FLUSH)
  * @arms: times the TRBE was programmed and enabled; each moves
  *	TRBLIMITR_EL1 (fill mode: a new window)
  * @padding_bytes: IGNORE bytes written into the stream (alignment of a
@@ -218,7 +219,14 @@ static inline void trbe_stat_add(u64 *field, u64 n)
  * @rearm_looks: times the re-arm work ran (debugfs trbe/cpu<N>)
  * @rearm_calls: of those, times it called the traced CPU
  * @dbg: the debugfs file of these counters
- * @flush: publishes fill-mode data periodically, on tc->cpu
+ * @flush: publishes fill-mode data on demand, on tc->cpu (hw.c,
+ *	trbe_flush_next_ns())
+ * @flush_on: @flush runs or is about to; under @slock
+ * @flush_last_ns: when @flush last ran (or started); under @slock
+ * @flush_last_head: @head then; under @slock
+ * @flush_period: @flush's current period, ns; under @slock
+ * @wake_mark: bytes unread that wake readers, 0 for the geometry's
+ *	watermark (ETE_TRBE_IOC_SET_WATERMARK); under @slock
  * @sess: the session the START ioctl began
  * @read_lock: serialises read()
  * @in_session: a trace session uses this TRBE (between start_local and
@@ -271,6 +279,11 @@ struct trbe_cpu {
 	unsigned long rearm_calls;
 	struct dentry *dbg;
 	struct hrtimer flush;
+	bool flush_on;
+	u64 flush_last_ns;
+	u64 flush_last_head;
+	u64 flush_period;
+	u64 wake_mark;
 	struct ete_session *sess;
 	struct mutex read_lock;		/* one reader at a time */
 	bool in_session;
@@ -323,6 +336,18 @@ static inline struct trbe_cpu *trbe_sink_cpu(void *priv, int cpu)
 	return cpu < nr_cpu_ids ? drv->cpus[cpu] : NULL;
 }
 
+/**
+ * trbe_wake_mark() - bytes unread at which readers are woken
+ * @tc: the CPU
+ *
+ * Context: tc->slock held.
+ * Return: the file's watermark, else the session geometry's.
+ */
+static inline u64 trbe_wake_mark(const struct trbe_cpu *tc)
+{
+	return tc->wake_mark ?: tc->geom.wmark;
+}
+
 /* buffer.c */
 void trbe_fault_say(struct trbe_cpu *tc);
 struct trbe_buf *trbe_buf_alloc(int cpu, u64 size);
@@ -347,6 +372,9 @@ void trbe_snapshot_local(struct trbe_cpu *tc);
 void trbe_reset_local(struct trbe_cpu *tc);
 void trbe_flush_init(struct trbe_cpu *tc);
 void trbe_flush_start(struct trbe_cpu *tc);
+void trbe_flush_stop_local(struct trbe_cpu *tc);
+void trbe_flush_now_local(struct trbe_cpu *tc);
+bool trbe_flush_enabled(void);
 u64 trbe_prohibit_local(const struct ete_access *acc);
 void trbe_trace_release_local(struct trbe_cpu *tc);
 u64 trbe_trace_gate_local(struct trbe_cpu *tc, u64 trfcr);
@@ -369,6 +397,10 @@ int trbe_session_start(struct trbe_cpu *tc, struct file *file);
 void trbe_session_stop(struct trbe_cpu *tc);
 int trbe_session_snapshot(struct trbe_cpu *tc);
 void trbe_session_kick(struct trbe_cpu *tc);
+void trbe_session_want_data(struct trbe_cpu *tc);
+int trbe_session_flush(struct trbe_cpu *tc);
+int trbe_session_set_wake_mark(struct trbe_cpu *tc, u64 mark);
+u64 trbe_session_wake_mark(struct trbe_cpu *tc);
 void trbe_session_init(struct trbe_cpu *tc);
 void trbe_session_debugfs_add(struct trbe_cpu *tc, struct dentry *root);
 void trbe_session_release_buf(struct trbe_cpu *tc);

@@ -18,6 +18,7 @@
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/kstrtox.h>
+#include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
 
@@ -143,13 +144,17 @@ static u64 trbe_addr(struct trbe_cpu *tc, u64 base, u64 pos)
 }
 
 /*
- * Fill mode publishes data every trbe_flush_us microseconds (readers are
- * woken at the watermark); 0 publishes only when the TRBE stops and on
- * SNAPSHOT.  The period is bounded: a timer of a few microseconds in hard
- * IRQ context, each firing a drain, would leave the CPU nothing else.
+ * Fill mode publishes data by a flush timer that runs on demand (see
+ * trbe_flush_next_ns()): trbe_flush_us microseconds is its shortest
+ * period; 0 switches it off (data is then published when the TRBE stops,
+ * and on SNAPSHOT, FLUSH and STOP).  The period is bounded: a timer of a
+ * few microseconds in hard IRQ context, each firing a drain, would leave
+ * the CPU nothing else.
  */
 #define TRBE_FLUSH_US_MIN	100
 #define TRBE_FLUSH_US_MAX	USEC_PER_SEC
+/* The longest period while trace flows: this many shortest ones, <= 1 s */
+#define TRBE_FLUSH_STRETCH	20
 
 static unsigned int trbe_flush_us = 5000;
 
@@ -177,6 +182,17 @@ MODULE_PARM_DESC(flush_us, "fill mode: publish period in microseconds, 0 (off) o
 static ktime_t trbe_flush_period(unsigned int us)
 {
 	return ns_to_ktime((u64)us * NSEC_PER_USEC);
+}
+
+/**
+ * trbe_flush_enabled() - whether flush_us lets the flush timer run
+ *
+ * Context: any.
+ * Return: false when flush_us is 0.
+ */
+bool trbe_flush_enabled(void)
+{
+	return READ_ONCE(trbe_flush_us);
 }
 
 /*
@@ -386,15 +402,97 @@ static void trbe_flush_local(struct trbe_cpu *tc)
 		if (trbe_flush_rearm(tc)) {
 			trbe_disable_local(tc);
 			trbe_arm_local(tc);
+		} else if (tc->win.limit - tc->head < tc->geom.wmark &&
+			   tc->head != trbe_stream_tail(tc)) {
+			/* Room ahead only once the reader reads: wake it */
+			irq_work_queue(&tc->wake);
 		}
 	}
 	trbe_allow_local(tc, trfcr);
 }
 
+/**
+ * trbe_flush_now_local() - ETE_TRBE_IOC_FLUSH: publish now, wake readers
+ * @tc: the CPU, in a fill-mode session
+ *
+ * What the TRBE wrote so far is published as the timer's flush does
+ * (moving the limit on when the room ahead is short, with its padding);
+ * a TRBE waiting for the reader has nothing unpublished.  The readers
+ * are woken whatever the watermark.
+ *
+ * Context: on tc->cpu, IRQs disabled, tc->slock held.
+ */
+void trbe_flush_now_local(struct trbe_cpu *tc)
+{
+	if (tc->armed) {
+		trbe_flush_local(tc);
+		trbe_stat_add(&tc->stats.flushes, 1);
+	}
+	irq_work_queue(&tc->wake);
+}
+
+/*
+ * When the flush should run next, in ns from now, or 0 to stop (issue 19:
+ * a flush costs the traced CPU a prohibited region and a drain, and most
+ * published nothing anyone waited for).  A flush is needed for two things
+ * only: to wake a reader waiting in poll() or read() once the watermark's
+ * worth is unread, and to move the limit on before the TRBE reaches it
+ * (a stop there loses trace; trbe_flush_rearm()).  The rate since the last
+ * flush says when the first of the two comes: the next flush is then, the
+ * room ahead counted at a quarter (the rate may rise, the reader may be
+ * late to free room, the timer late to run), clamped to
+ * [flush_us, TRBE_FLUSH_STRETCH * flush_us].  The period at most doubles
+ * from one run to the next: a rate measured over the first few
+ * microseconds of a session (the trace unit may not have started yet)
+ * must not put the next run past the limit.  A run that could not move
+ * the limit on with less than a watermark of room left (the reader is
+ * behind) wakes the reader and comes back after the shortest period, as
+ * the timer always did.  With nothing published
+ * since the last run the period doubles too; once it is the longest and
+ * still nothing came, and no reader waits, nothing is pending: the timer
+ * stops.  The next arm of the TRBE, a waiting reader
+ * (trbe_session_want_data()) or FLUSH starts it again.
+ *
+ * Context: the flush timer, tc->slock held, the TRBE armed.
+ */
+static u64 trbe_flush_next_ns(struct trbe_cpu *tc, unsigned int us)
+{
+	u64 now = ktime_get_ns(), dt = now - tc->flush_last_ns;
+	u64 db = tc->head - tc->flush_last_head;
+	u64 lo = (u64)us * NSEC_PER_USEC;
+	u64 hi = min_t(u64, lo * TRBE_FLUSH_STRETCH, NSEC_PER_SEC);
+	u64 grow = max(2 * tc->flush_period, lo);
+	bool waiting = wq_has_sleeper(&tc->wq);
+	u64 need, unread, mark, next;
+
+	tc->flush_last_ns = now;
+	tc->flush_last_head = tc->head;
+	if (!db) {
+		if (!waiting && tc->flush_period >= hi)
+			return 0;
+		next = grow;
+	} else if (tc->win.limit - tc->head < tc->geom.wmark) {
+		/* the limit could not move on: again soon, the reader woken */
+		next = lo;
+	} else {
+		need = (tc->win.limit - tc->head) / 4;
+		if (waiting) {
+			unread = tc->head - trbe_stream_tail(tc);
+			mark = trbe_wake_mark(tc);
+			need = min(need, unread < mark ? mark - unread : mark);
+		}
+		next = min(mul_u64_u64_div_u64(need, dt, db), grow);
+	}
+	tc->flush_period = clamp(next, lo, hi);
+	return tc->flush_period;
+}
+
 static enum hrtimer_restart trbe_flush_fn(struct hrtimer *t)
 {
 	struct trbe_cpu *tc = container_of(t, struct trbe_cpu, flush);
-	unsigned int us;
+	/* flush_us set to 0 meanwhile: stop, never a zero period */
+	unsigned int us = READ_ONCE(trbe_flush_us);
+	u64 next = 0;
 	bool more;
 
 	raw_spin_lock(&tc->slock);
@@ -403,24 +501,54 @@ static enum hrtimer_restart trbe_flush_fn(struct hrtimer *t)
 		trbe_flush_local(tc);
 		trbe_stat_add(&tc->stats.flushes, 1);
 	}
-	more = more && tc->armed;
+	if (more && tc->armed && us)
+		next = trbe_flush_next_ns(tc, us);
+	/* under slock: trbe_session_want_data() reads it to kick the timer */
+	tc->flush_on = next != 0;
 	raw_spin_unlock(&tc->slock);
-	/* flush_us set to 0 meanwhile: stop, never a zero period */
-	us = READ_ONCE(trbe_flush_us);
-	if (!more || !us)
+	if (!next)
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(t, trbe_flush_period(us));
+	hrtimer_forward_now(t, ns_to_ktime(next));
 	return HRTIMER_RESTART;
 }
 
-/* Start the periodic flush on this CPU, unless off or already going. */
+/**
+ * trbe_flush_start() - start the flush timer on this CPU
+ * @tc: the CPU
+ *
+ * Unless flush_us is 0, the mode is not fill, or the timer runs already.
+ * The first expiry is after the shortest period: the rate is not known.
+ *
+ * Context: on tc->cpu, IRQs disabled, tc->slock held.
+ */
 void trbe_flush_start(struct trbe_cpu *tc)
 {
 	unsigned int us = READ_ONCE(trbe_flush_us);
 
-	if (us && tc->cfg.fm == TRBE_FM_FILL && !hrtimer_active(&tc->flush))
-		hrtimer_start(&tc->flush, trbe_flush_period(us),
-			      HRTIMER_MODE_REL_PINNED_HARD);
+	if (!us || tc->cfg.fm != TRBE_FM_FILL)
+		return;
+	tc->flush_on = true;
+	if (hrtimer_active(&tc->flush))
+		return;
+	tc->flush_last_ns = ktime_get_ns();
+	tc->flush_last_head = tc->head;
+	tc->flush_period = (u64)us * NSEC_PER_USEC;
+	hrtimer_start(&tc->flush, trbe_flush_period(us),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/**
+ * trbe_flush_stop_local() - stop the flush timer on this CPU
+ * @tc: the CPU
+ *
+ * Pinned here and IRQs are off: the callback is not running.
+ *
+ * Context: on tc->cpu, IRQs disabled, tc->slock held.
+ */
+void trbe_flush_stop_local(struct trbe_cpu *tc)
+{
+	hrtimer_try_to_cancel(&tc->flush);
+	tc->flush_on = false;
 }
 
 /**
@@ -489,8 +617,7 @@ void trbe_disarm_local(struct trbe_cpu *tc)
 {
 	u64 trfcr, sr;
 
-	/* Pinned here and IRQs are off: the callback is not running */
-	hrtimer_try_to_cancel(&tc->flush);
+	trbe_flush_stop_local(tc);
 	/* The trace unit restored the TRFCR it found (ete.ko's stop) */
 	tc->trfcr_held = false;
 	if (!tc->armed)

@@ -24,7 +24,6 @@
  * (raw); none sleeps or allocates.
  */
 
-#include <linux/hrtimer.h>
 #include <linux/workqueue.h>
 
 #include "drv.h"
@@ -62,8 +61,7 @@ void trbe_pm_save_local(void *priv, int cpu)
 		return;
 	s = &tc->pm;
 	raw_spin_lock(&tc->slock);
-	/* Pinned here and IRQs are off: the callback is not running */
-	hrtimer_try_to_cancel(&tc->flush);
+	trbe_flush_stop_local(tc);
 	s->armed = tc->armed && tc->buf;
 	s->saved = true;
 	if (!s->armed)

@@ -322,6 +322,128 @@ int trbe_session_snapshot(struct trbe_cpu *tc)
 	return 0;
 }
 
+static void trbe_flush_kick_one(void *info)
+{
+	struct trbe_cpu *tc = info;
+
+	raw_spin_lock(&tc->slock);
+	if (tc->armed && tc->buf && !tc->flush_on)
+		trbe_flush_start(tc);
+	raw_spin_unlock(&tc->slock);
+}
+
+/**
+ * trbe_session_want_data() - a reader is about to wait for data
+ * @tc: the CPU
+ *
+ * The flush timer runs only while it has something to do (hw.c,
+ * trbe_flush_next_ns()); a reader waiting in poll() or a blocking read()
+ * is one such thing.  The caller is on &trbe_cpu.wq already, so a timer
+ * that stops after this look saw the reader (wq_has_sleeper() under
+ * tc->slock); one that stopped before is started again here, on its CPU.
+ * One cross-CPU call per wait at most, none while the timer runs.
+ *
+ * Context: process context; tc->slock not held.
+ */
+void trbe_session_want_data(struct trbe_cpu *tc)
+{
+	unsigned long flags;
+	bool kick;
+
+	if (!trbe_flush_enabled())
+		return;
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	kick = tc->armed && tc->buf && !tc->flush_on &&
+	       tc->cfg.fm == TRBE_FM_FILL;
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	if (kick)
+		smp_call_function_single(tc->cpu, trbe_flush_kick_one, tc, 1);
+}
+
+struct trbe_flush_req {
+	struct trbe_cpu *tc;
+	int ret;
+};
+
+static void trbe_flush_one(void *info)
+{
+	struct trbe_flush_req *req = info;
+	struct trbe_cpu *tc = req->tc;
+
+	raw_spin_lock(&tc->slock);
+	if (!tc->in_session || !tc->buf)
+		req->ret = -EINVAL;
+	else if (tc->cfg.fm != TRBE_FM_FILL)
+		req->ret = -EOPNOTSUPP;
+	else
+		trbe_flush_now_local(tc);
+	raw_spin_unlock(&tc->slock);
+}
+
+/**
+ * trbe_session_flush() - the FLUSH ioctl
+ * @tc: the CPU, its device open
+ *
+ * Publishes what the TRBE wrote so far in any session using the buffer
+ * (the file's, or a configfs or sysfs one), and wakes the readers.
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -EINVAL when no session uses the buffer, -EOPNOTSUPP in
+ * wrap and circular modes (SNAPSHOT publishes those), -ENODEV while the
+ * CPU is offline (what it wrote was published when it went down).
+ */
+int trbe_session_flush(struct trbe_cpu *tc)
+{
+	struct trbe_flush_req req = { .tc = tc };
+
+	if (smp_call_function_single(tc->cpu, trbe_flush_one, &req, 1))
+		return -ENODEV;
+	return req.ret;
+}
+
+/**
+ * trbe_session_set_wake_mark() - the SET_WATERMARK ioctl
+ * @tc: the CPU, its device open
+ * @mark: bytes unread that wake readers, 0 for the default
+ *
+ * Context: process context.
+ * Return: 0, or -ERANGE above the buffer size (the old value kept).
+ */
+int trbe_session_set_wake_mark(struct trbe_cpu *tc, u64 mark)
+{
+	unsigned long flags;
+
+	if (mark > tc->buf->size)
+		return -ERANGE;
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	tc->wake_mark = mark;
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	return 0;
+}
+
+/**
+ * trbe_session_wake_mark() - the GET_WATERMARK ioctl
+ * @tc: the CPU, its device open
+ *
+ * Context: process context, tc->lock held (the configuration stays).
+ * Return: the watermark in force: the file's, or the geometry's (that of
+ * the running session, else the one the next session gets).
+ */
+u64 trbe_session_wake_mark(struct trbe_cpu *tc)
+{
+	struct trbe_geom g;
+	unsigned long flags;
+	u64 mark;
+
+	trbe_cpu_geom(tc, &g);
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	mark = tc->wake_mark;
+	if (!mark)
+		mark = tc->in_session ? tc->geom.wmark : g.wmark;
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	return mark;
+}
+
 static void trbe_rearm_one(void *info)
 {
 	struct trbe_cpu *tc = info;
@@ -452,6 +574,7 @@ void trbe_session_release_buf(struct trbe_cpu *tc)
 	hrtimer_cancel(&tc->flush);
 
 	raw_spin_lock_irqsave(&tc->slock, flags);
+	tc->flush_on = false;
 	buf = tc->buf;
 	tc->buf = NULL;
 	tc->closing = false;

@@ -171,5 +171,20 @@ struct ete_trbe_status {
 #define ETE_TRBE_IOC_SNAPSHOT		_IO(ETE_IOC_MAGIC, 0x03)
 /* Fill a struct ete_trbe_status */
 #define ETE_TRBE_IOC_STATUS		_IOR(ETE_IOC_MAGIC, 0x04, struct ete_trbe_status)
+/*
+ * Fill mode: publish what the TRBE wrote so far without stopping it, and
+ * wake the readers (EINVAL without a session, EOPNOTSUPP in wrap and
+ * circular modes: use ETE_TRBE_IOC_SNAPSHOT)
+ */
+#define ETE_TRBE_IOC_FLUSH		_IO(ETE_IOC_MAGIC, 0x05)
+/*
+ * The watermark: poll() and a blocking read() are woken once this many
+ * published bytes are unread.  A __u64 of bytes, 1 to data_size (ERANGE
+ * above), or 0 for the default, the sysfs watermark (half the buffer
+ * unless set).  Kept until the last close.
+ */
+#define ETE_TRBE_IOC_SET_WATERMARK	_IOW(ETE_IOC_MAGIC, 0x06, __u64)
+/* The watermark in force, in bytes */
+#define ETE_TRBE_IOC_GET_WATERMARK	_IOR(ETE_IOC_MAGIC, 0x07, __u64)
 
 #endif /* _UAPI_LINUX_ETE_H */

@@ -280,6 +280,20 @@ static void bench_paths(void)
 			    "accesses per flush (no trace, a reader waiting)");
 		/* TSB CSYNC is no access; TRBPTR read, TRBLIMITR write */
 		fig("flush_min", 2, "ref", "minimum: TRBPTR read, TRBLIMITR write");
+		/* the same flush on request (issue 19), the timer off */
+		set_flush_us("0");
+		if (!ioctl(t.fd, ETE_TRBE_IOC_START)) {
+			a0 = accesses(0);
+			for (i = 0; i < 100; i++)
+				if (ioctl(t.fd, ETE_TRBE_IOC_FLUSH))
+					break;
+			a1 = accesses(0);
+			ioctl(t.fd, ETE_TRBE_IOC_STOP);
+			if (i == 100)
+				fig("flush_ioctl_accesses", (a1 - a0) / 100.0,
+				    "lower",
+				    "accesses per ETE_TRBE_IOC_FLUSH (no trace)");
+		}
 	}
 
 	/* 4. the interrupt, fill mode with no flush: each window's end */

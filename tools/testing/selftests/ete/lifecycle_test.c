@@ -594,14 +594,16 @@ TEST_F_TIMEOUT(lc, status_ignores_forged_header, 60)
 
 /*
  * flush_us: 0 or 100-1000000.  Set to 0 under a running fill session, the
- * periodic flush stops at its next expiry; before the fix it went on with
- * a zero period (one tick in the rig's old kernels, 1 ns with
- * high-resolution timers).
+ * flush stops at its next expiry; before the fix it went on with a zero
+ * period (one tick in the rig's old kernels, 1 ns with high-resolution
+ * timers).  The flush runs for a reader waiting in poll() (issue 19): the
+ * test waits there.
  */
 TEST_F_TIMEOUT(lc, flush_us_zero_stops_the_flush, 60)
 {
 	long long a0, a1;
 	struct tbuf t = { 0 };
+	struct pollfd pfd = { .events = POLLIN };
 
 	if (!self->ready)
 		return;
@@ -613,16 +615,17 @@ TEST_F_TIMEOUT(lc, flush_us_zero_stops_the_flush, 60)
 	model_configure(CPU, "65536", "fill", "ignore", "0", "stop");
 	model_set(CPU, "rate", "0");
 	ASSERT_EQ(0, tbuf_open(&t, CPU));
+	pfd.fd = t.fd;
 	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
-	usleep(100000);
+	poll(&pfd, 1, 100);
 	a0 = accesses(CPU);
-	usleep(100000);
+	poll(&pfd, 1, 100);
 	/* the flush runs: it reads TRBSR and TRBPTR at least */
 	EXPECT_LT(a0, accesses(CPU));
 	ASSERT_EQ(0, put(FLUSH_US, "0"));
-	usleep(100000);		/* its last expiry */
+	poll(&pfd, 1, 100);	/* its last expiry */
 	a0 = accesses(CPU);
-	usleep(300000);
+	poll(&pfd, 1, 300);
 	a1 = accesses(CPU);
 	EXPECT_EQ(a0, a1) TH_LOG("%lld register accesses with the flush off",
 				 a1 - a0);

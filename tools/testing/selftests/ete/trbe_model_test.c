@@ -70,6 +70,7 @@ FIXTURE_TEARDOWN(model)
 		trbe_set(self->cpu, "fill_mode", "fill");
 		trbe_set(self->cpu, "trigger_mode", "ignore");
 		trbe_set(self->cpu, "when_behind", "stop");
+		write_file("/sys/module/trbe/parameters/flush_us", "5000", 4);
 	}
 }
 
@@ -474,6 +475,165 @@ TEST_F_TIMEOUT(model, start_twice_busy_config_locked, 120)
 	EXPECT_EQ(-EBUSY, trbe_set(self->cpu, "fill_mode", "wrap"));
 	EXPECT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
 	EXPECT_EQ(0, trbe_set(self->cpu, "fill_mode", "wrap"));
+}
+
+/* ---- issue 19: the flush on demand, the watermark, ETE_TRBE_IOC_FLUSH ------ */
+
+#define FLUSH_US	"/sys/module/trbe/parameters/flush_us"
+
+/*
+ * A fill session with nothing to publish and no reader waiting runs no
+ * flush at all: stats/flushes stays put.  Before issue 19 the timer
+ * published every flush_us (5 ms) whatever happened, so it never did.
+ * The count is sampled until it holds still over 300 ms, up to 20 times:
+ * no bound on how fast anything runs.
+ */
+TEST_F_TIMEOUT(model, no_flush_when_idle_and_nobody_waits, 120)
+{
+	long long f0 = 0, f1 = -1;
+	int i;
+
+	if (!model_present(self->cpu))
+		SKIP(return, "no ETE/TRBE model loaded");
+	model_configure(self->cpu, "1048576", "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, model_set(self->cpu, "rate", "0"));
+	ASSERT_EQ(0, open_started(_metadata, self));
+	for (i = 0; i < 20 && f0 != f1; i++) {
+		f0 = trbe_num(self->cpu, "stats/flushes");
+		usleep(300000);
+		f1 = trbe_num(self->cpu, "stats/flushes");
+	}
+	EXPECT_EQ(f0, f1) TH_LOG("%lld flushes in 300 ms, no trace, no reader",
+				 f1 - f0);
+	EXPECT_EQ((unsigned int)ETE_TRBE_STATE_RUNNING, tbuf_state(&self->t));
+}
+
+/*
+ * The watermark: a poll() reader with a timeout it never reaches is
+ * woken once ETE_TRBE_IOC_SET_WATERMARK's bytes are published and
+ * unread, by the flush (no TRBE interrupt: the 1 MiB buffer is far from
+ * full), and not before.  Bad values are refused, the old one kept.
+ * Before issue 19 there was no such ioctl (ENOTTY).
+ */
+TEST_F_TIMEOUT(model, poll_woken_at_the_watermark, 120)
+{
+	unsigned char *seq = seq_bytes(0, 512 * KB);
+	struct pollfd pfd = { .events = POLLIN };
+	struct checker c = { 0 };
+	__u64 wm = 0, head, tail;
+	long long irq0, fl0;
+
+	if (!model_present(self->cpu))
+		SKIP(return, "no ETE/TRBE model loaded");
+	model_configure(self->cpu, "1048576", "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, model_set(self->cpu, "rate", "64"));
+	ASSERT_EQ(0, model_replay(self->cpu, seq, 512 * KB));
+	self->open_ret = tbuf_open(&self->t, self->cpu);
+	ASSERT_EQ(0, self->open_ret);
+	/* the default: the sysfs watermark, half the buffer */
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_GET_WATERMARK, &wm))
+		TH_LOG("GET_WATERMARK: %s", strerror(errno));
+	EXPECT_EQ(512 * KB, wm);
+	wm = 64 * KB;
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_SET_WATERMARK, &wm))
+		TH_LOG("SET_WATERMARK: %s", strerror(errno));
+	wm = 2 * MB;
+	EXPECT_EQ(-1, ioctl(self->t.fd, ETE_TRBE_IOC_SET_WATERMARK, &wm));
+	EXPECT_EQ(ERANGE, errno);
+	EXPECT_EQ(-1, ioctl(self->t.fd, ETE_TRBE_IOC_SET_WATERMARK, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_GET_WATERMARK, &wm));
+	EXPECT_EQ(64 * KB, wm);
+	irq0 = trbe_num(self->cpu, "stats/interrupts");
+	fl0 = trbe_num(self->cpu, "stats/flushes");
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_START));
+	pfd.fd = self->t.fd;
+	/* woken by the driver, not by the timeout */
+	ASSERT_EQ(1, poll(&pfd, 1, 100000));
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	head = tbuf_head(&self->t);
+	tail = self->t.hdr->data_tail;
+	EXPECT_LE(64 * KB, head - tail);
+	EXPECT_GT(MB, head);
+	EXPECT_EQ(irq0, trbe_num(self->cpu, "stats/interrupts"));
+	EXPECT_LT(fl0, trbe_num(self->cpu, "stats/flushes"));
+	tbuf_drain(&self->t, &c);
+	EXPECT_EQ((__u64)0, c.bad);
+	EXPECT_EQ((__u64)0, c.jumps);
+	free(seq);
+}
+
+struct poller {
+	int fd;
+	int ret;
+	short revents;
+};
+
+static void *poll_long(void *arg)
+{
+	struct poller *p = arg;
+	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
+
+	p->ret = poll(&pfd, 1, 100000);
+	p->revents = pfd.revents;
+	return NULL;
+}
+
+/*
+ * ETE_TRBE_IOC_FLUSH publishes what the TRBE wrote, byte-exact, without
+ * stopping it, and wakes a poll() reader below the watermark; with
+ * flush_us 0 nothing else publishes.  Misuse: EOPNOTSUPP in wrap mode,
+ * EINVAL without a session.  Before issue 19: ENOTTY.
+ */
+TEST_F_TIMEOUT(model, flush_ioctl_publishes_and_wakes, 120)
+{
+	unsigned char *seq = seq_bytes(0, 512 * KB);
+	struct poller p = { .ret = -2 };
+	struct checker c = { 0 };
+	long long out0, w0;
+	pthread_t th;
+	double end;
+
+	if (!model_present(self->cpu))
+		SKIP(return, "no ETE/TRBE model loaded");
+	model_configure(self->cpu, "1048576", "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, write_file(FLUSH_US, "0", 1));
+	ASSERT_EQ(0, model_set(self->cpu, "rate", "64"));
+	ASSERT_EQ(0, model_replay(self->cpu, seq, 512 * KB));
+	out0 = model_stat(self->cpu, "bytes_out");
+	ASSERT_EQ(0, open_started(_metadata, self));
+	end = now_s() + 60;
+	while (model_stat(self->cpu, "bytes_out") - out0 < 16 * (long long)KB &&
+	       now_s() < end)
+		usleep(10000);
+	EXPECT_EQ(0ULL, tbuf_head(&self->t));
+	p.fd = self->t.fd;
+	ASSERT_EQ(0, pthread_create(&th, NULL, poll_long, &p));
+	usleep(100000);
+	w0 = trbe_num(self->cpu, "stats/wakeups");
+	EXPECT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_FLUSH))
+		TH_LOG("FLUSH: %s", strerror(errno));
+	pthread_join(th, NULL);
+	EXPECT_EQ(1, p.ret);
+	EXPECT_TRUE(p.revents & POLLIN);
+	EXPECT_LT(w0, trbe_num(self->cpu, "stats/wakeups"));
+	EXPECT_LE(16 * KB, tbuf_head(&self->t));
+	EXPECT_EQ((unsigned int)ETE_TRBE_STATE_RUNNING, tbuf_state(&self->t));
+	tbuf_drain(&self->t, &c);
+	EXPECT_LE(16 * KB, c.bytes);
+	EXPECT_EQ((__u64)0, c.bad);
+	EXPECT_EQ((__u64)0, c.jumps);
+	EXPECT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
+	EXPECT_EQ(-1, ioctl(self->t.fd, ETE_TRBE_IOC_FLUSH));
+	EXPECT_EQ(EINVAL, errno);
+	tbuf_close(&self->t);
+	self->open_ret = -ENODEV;
+	write_file(FLUSH_US, "5000", 4);
+	model_configure(self->cpu, "1048576", "wrap", "ignore", "0", "stop");
+	ASSERT_EQ(0, open_started(_metadata, self));
+	EXPECT_EQ(-1, ioctl(self->t.fd, ETE_TRBE_IOC_FLUSH));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	free(seq);
 }
 
 TEST_HARNESS_MAIN
