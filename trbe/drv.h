@@ -23,6 +23,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
+#include <linux/sched/clock.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -153,11 +154,16 @@ struct trbe_counters {
  * @padding_bytes: IGNORE bytes written into the stream (alignment of a
  *	new window's start, and errata fix-ups)
  * @wakeups: runs of the readers' wake-up (&trbe_cpu.wake)
+ * @cpu_ns: time the data path spent on the traced CPU: the TRBE interrupt,
+ *	the flush timer and the calls the session makes to the CPU (flush,
+ *	re-arm, flush kick), by local_clock()
  *
  * The sysfs stats/ directory of /sys/class/trbe/trbe<N> shows them; make
  * bench divides them by the bytes published.  All but @wakeups change
  * under &trbe_cpu.slock; @wakeups only in the CPU's irq_work, which does
- * not run concurrently with itself.  Readers use READ_ONCE().
+ * not run concurrently with itself; @cpu_ns only in hard-IRQ context on the
+ * owning CPU (trbe_busy_end()), where those do not nest.  Readers use
+ * READ_ONCE().
  */
 struct trbe_stats {
 	u64 interrupts;
@@ -165,12 +171,25 @@ struct trbe_stats {
 	u64 arms;
 	u64 padding_bytes;
 	u64 wakeups;
+	u64 cpu_ns;
 };
 
 /* One writer at a time (see &struct trbe_stats); sysfs reads locklessly */
 static inline void trbe_stat_add(u64 *field, u64 n)
 {
 	WRITE_ONCE(*field, *field + n);
+}
+
+/* The data path's time on the traced CPU: local_clock() at the start... */
+static inline u64 trbe_busy_begin(void)
+{
+	return local_clock();
+}
+
+/* ...and at the end, in hard-IRQ context on the traced CPU (cpu_ns) */
+static inline void trbe_busy_end(struct trbe_stats *stats, u64 t0)
+{
+	trbe_stat_add(&stats->cpu_ns, local_clock() - t0);
 }
 
 /**

@@ -492,7 +492,7 @@ static enum hrtimer_restart trbe_flush_fn(struct hrtimer *t)
 	struct trbe_cpu *tc = container_of(t, struct trbe_cpu, flush);
 	/* flush_us set to 0 meanwhile: stop, never a zero period */
 	unsigned int us = READ_ONCE(trbe_flush_us);
-	u64 next = 0;
+	u64 next = 0, t0 = trbe_busy_begin();
 	bool more;
 
 	raw_spin_lock(&tc->slock);
@@ -506,6 +506,7 @@ static enum hrtimer_restart trbe_flush_fn(struct hrtimer *t)
 	/* under slock: trbe_session_want_data() reads it to kick the timer */
 	tc->flush_on = next != 0;
 	raw_spin_unlock(&tc->slock);
+	trbe_busy_end(&tc->stats, t0);
 	if (!next)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, ns_to_ktime(next));
@@ -721,18 +722,14 @@ static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
 	}
 }
 
-/**
- * trbe_irq_handler() - the TRBE PPI
- * @irq: the interrupt
- * @dev: this CPU's &struct trbe_cpu pointer (per-CPU)
- *
- * Order: read TRBSR; not ours -> IRQ_NONE; prohibit trace, TSB CSYNC, DSB
+/*
+ * The TRBE PPI's work.  Order: read TRBSR; not ours -> IRQ_NONE; prohibit trace, TSB CSYNC, DSB
  * (RJLRQH), disable; read TRBPTR; then decide.
  *
  * Context: hard IRQ on the owning CPU; does not sleep or allocate.
  * Return: IRQ_HANDLED, or IRQ_NONE if the TRBE did not assert it.
  */
-irqreturn_t trbe_irq_handler(int irq, void *dev)
+static irqreturn_t __trbe_irq_handler(int irq, void *dev)
 {
 	struct trbe_cpu *tc = *(struct trbe_cpu **)dev;
 	struct trbe_status st;
@@ -761,6 +758,28 @@ irqreturn_t trbe_irq_handler(int irq, void *dev)
 	trbe_allow_local(tc, trfcr);
 	raw_spin_unlock(&tc->slock);
 	return IRQ_HANDLED;
+}
+
+/**
+ * trbe_irq_handler() - the TRBE PPI
+ * @irq: the interrupt
+ * @dev: this CPU's &struct trbe_cpu pointer (per-CPU)
+ *
+ * __trbe_irq_handler() does the work; the time it takes counts in
+ * stats.cpu_ns when the interrupt was the TRBE's.
+ *
+ * Context: hard IRQ on the owning CPU; does not sleep or allocate.
+ * Return: IRQ_HANDLED, or IRQ_NONE if the TRBE did not assert it.
+ */
+irqreturn_t trbe_irq_handler(int irq, void *dev)
+{
+	struct trbe_cpu *tc = *(struct trbe_cpu **)dev;
+	u64 t0 = trbe_busy_begin();
+	irqreturn_t ret = __trbe_irq_handler(irq, dev);
+
+	if (ret == IRQ_HANDLED)
+		trbe_busy_end(&tc->stats, t0);
+	return ret;
 }
 
 /**

@@ -325,11 +325,13 @@ int trbe_session_snapshot(struct trbe_cpu *tc)
 static void trbe_flush_kick_one(void *info)
 {
 	struct trbe_cpu *tc = info;
+	u64 t0 = trbe_busy_begin();
 
 	raw_spin_lock(&tc->slock);
 	if (tc->armed && tc->buf && !tc->flush_on)
 		trbe_flush_start(tc);
 	raw_spin_unlock(&tc->slock);
+	trbe_busy_end(&tc->stats, t0);
 }
 
 /**
@@ -369,6 +371,7 @@ static void trbe_flush_one(void *info)
 {
 	struct trbe_flush_req *req = info;
 	struct trbe_cpu *tc = req->tc;
+	u64 t0 = trbe_busy_begin();
 
 	raw_spin_lock(&tc->slock);
 	if (!tc->in_session || !tc->buf)
@@ -378,6 +381,7 @@ static void trbe_flush_one(void *info)
 	else
 		trbe_flush_now_local(tc);
 	raw_spin_unlock(&tc->slock);
+	trbe_busy_end(&tc->stats, t0);
 }
 
 /**
@@ -447,6 +451,7 @@ u64 trbe_session_wake_mark(struct trbe_cpu *tc)
 static void trbe_rearm_one(void *info)
 {
 	struct trbe_cpu *tc = info;
+	u64 t0 = trbe_busy_begin();
 
 	raw_spin_lock(&tc->slock);
 	if (tc->buf && !tc->closing && tc->state == ETE_TRBE_STATE_WAITING &&
@@ -456,6 +461,7 @@ static void trbe_rearm_one(void *info)
 		trbe_trace_release_local(tc);
 	}
 	raw_spin_unlock(&tc->slock);
+	trbe_busy_end(&tc->stats, t0);
 }
 
 /*

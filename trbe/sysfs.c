@@ -260,6 +260,7 @@ TRBE_STAT_ATTR(flushes, TRBE_STAT(flushes));
 TRBE_STAT_ATTR(arms, TRBE_STAT(arms));
 TRBE_STAT_ATTR(padding_bytes, TRBE_STAT(padding_bytes));
 TRBE_STAT_ATTR(wakeups, TRBE_STAT(wakeups));
+TRBE_STAT_ATTR(cpu_ns, TRBE_STAT(cpu_ns));
 
 /* stats/: the data path's counters since the driver loaded */
 static struct attribute *trbe_stats_attrs[] = {
@@ -268,6 +269,7 @@ static struct attribute *trbe_stats_attrs[] = {
 	&trbe_stat_attr_arms.attr.attr,
 	&trbe_stat_attr_padding_bytes.attr.attr,
 	&trbe_stat_attr_wakeups.attr.attr,
+	&trbe_stat_attr_cpu_ns.attr.attr,
 	NULL,
 };
 

@@ -18,6 +18,7 @@
  */
 #include <getopt.h>
 #include <pthread.h>
+#include <sched.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -593,6 +594,7 @@ struct step {
 	double irqs, wakeups, flushes, accesses;	/* per MiB */
 	double timeouts;	/* readers' poll() timeouts per MiB */
 	double gen_share;	/* the model's generation, share of the CPUs' time */
+	double driver_ns;	/* the driver's time on the traced CPUs per MiB */
 	double reader_share;	/* the readers' CPU time, share of the CPUs' time */
 };
 
@@ -600,12 +602,13 @@ static int run_step(struct step *st, const unsigned char *seq)
 {
 	long long off0[MAX_CPUS], drop0[MAX_CPUS], pad0[MAX_CPUS];
 	long long irq0[MAX_CPUS], wake0[MAX_CPUS], fl0[MAX_CPUS], acc0[MAX_CPUS];
-	long long tick0[MAX_CPUS];
+	long long tick0[MAX_CPUS], busy0[MAX_CPUS];
 	struct streamer s[MAX_CPUS] = { 0 };
 	char rate[16];
 	double t0, secs;
 	double offered = 0, published = 0, lost = 0, pad = 0, irqs = 0;
 	double wakeups = 0, flushes = 0, acc = 0, tmo = 0, gen = 0, rd = 0;
+	double busy = 0;
 	int i, ret = -1;
 
 	snprintf(rate, sizeof(rate), "%u", st->rate);
@@ -628,6 +631,7 @@ static int run_step(struct step *st, const unsigned char *seq)
 		fl0[i] = trbe_num(i, "stats/flushes");
 		acc0[i] = accesses(i);
 		tick0[i] = model_stat(i, "tick_ns");
+		busy0[i] = trbe_num(i, "stats/cpu_ns");
 		if (pthread_create(&s[i].thread, NULL, stream_reader, &s[i]))
 			goto out;
 	}
@@ -658,6 +662,7 @@ out_stop:
 		flushes += trbe_num(i, "stats/flushes") - fl0[i];
 		acc += accesses(i) - acc0[i];
 		gen += (model_stat(i, "tick_ns") - tick0[i]) / 1e9;
+		busy += trbe_num(i, "stats/cpu_ns") - busy0[i];
 		tmo += s[i].timeouts;
 		rd += s[i].cpu_secs;
 	}
@@ -675,6 +680,7 @@ out_stop:
 		st->flushes = flushes / mib;
 		st->accesses = acc / mib;
 		st->timeouts = tmo / mib;
+		st->driver_ns = busy / mib;
 	}
 out:
 	for (i = 0; i < ncpu; i++) {
@@ -706,12 +712,36 @@ static unsigned int isqrt(unsigned long long x)
 	return lo;
 }
 
+/* CPU time of memcpy() per MiB in a thread pinned to @cpu, ns; 0 on error */
+static double memcpy_cpu_ns_per_mib(int cpu)
+{
+	cpu_set_t old, one;
+	unsigned char *dst = malloc(16 * MB);
+	double t0, ns = 0;
+
+	if (!dst || sched_getaffinity(0, sizeof(old), &old))
+		goto out;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (!sched_setaffinity(0, sizeof(one), &one)) {
+		memcpy_secs(dst, 16 * MB, 1);	/* warm */
+		t0 = thread_cpu_s();
+		memcpy_secs(dst, 16 * MB, 4);
+		ns = (thread_cpu_s() - t0) * 1e9 / 64;
+		sched_setaffinity(0, sizeof(old), &old);
+	}
+out:
+	free(dst);
+	return ns;
+}
+
 static void print_step(const struct step *st, const char *note)
 {
-	printf("# %8u %10.2f %10.2f %7.3f %9.0f %8.1f %8.1f %8.1f %9.0f %8.1f %6.1f %6.1f%s\n",
+	printf("# %8u %10.2f %10.2f %6.3f %9.0f %8.1f %8.1f %8.1f %9.0f %8.1f %6.1f %6.1f%9.0f%s\n",
 	       st->rate, st->offered, st->delivered, 100 * st->loss,
 	       st->padding, st->irqs, st->wakeups, st->flushes, st->accesses,
-	       st->timeouts, 100 * st->gen_share, 100 * st->reader_share, note);
+	       st->timeouts, 100 * st->gen_share, 100 * st->reader_share,
+	       st->driver_ns / 1e3, note);
 }
 
 static void bench_stream(void)
@@ -723,7 +753,7 @@ static void bench_stream(void)
 	struct step *best = NULL, *slow = NULL, *first;
 	unsigned int lo, hi, n = ARRAY_SIZE(rates);
 	unsigned char *seq = seq_bytes(0, REPLAY_BYTES);
-	double mem_bw, mem_secs_per_mib;
+	double mem_bw, mem_secs_per_mib, mem_cpu_ns;
 	size_t i;
 	char key[64];
 
@@ -738,13 +768,17 @@ static void bench_stream(void)
 		free(dst);
 	}
 	mem_bw = MB / mem_secs_per_mib / 1e6;
+	mem_cpu_ns = memcpy_cpu_ns_per_mib(0);
+	if (mem_cpu_ns > 0)
+		fig("memcpy_cpu_us_per_mib", mem_cpu_ns / 1e3, "ref",
+		    "memcpy of 1 MiB on CPU 0 (a traced CPU), thread CPU time, us");
 	fig("memcpy_mbps", mem_bw, "higher", "guest memcpy bandwidth, MB/s (one thread)");
 	printf("# %d CPUs, 1 MiB fill-mode buffers, %.1f s per rate\n", ncpu,
 	       step_secs);
-	printf("# %8s %10s %10s %7s %9s %8s %8s %8s %9s %8s %6s %6s\n",
+	printf("# %8s %10s %10s %6s %9s %8s %8s %8s %9s %8s %6s %6s %9s\n",
 	       "B/ms/cpu", "offer MB/s", "publ MB/s", "loss %", "pad B/MiB",
 	       "irq/MiB", "wake/MiB", "fl/MiB", "acc/MiB", "tmo/MiB", "gen %",
-	       "rdr %");
+	       "rdr %", "drv us/MiB");
 	for (i = 0; i < ARRAY_SIZE(rates); i++) {
 		st[i].rate = rates[i];
 		if (run_step(&st[i], seq)) {
@@ -811,6 +845,14 @@ static void bench_stream(void)
 	for (i = 0, first = NULL; i < ARRAY_SIZE(st); i++)
 		if (st[i].rate && st[i].loss && (!first || st[i].rate < first->rate))
 			first = &st[i];
+	for (i = 0; i < ARRAY_SIZE(st) && mem_cpu_ns > 0; i++) {
+		if (st[i].rate != 1024 && &st[i] != best)
+			continue;
+		snprintf(key, sizeof(key), "driver_cpu_vs_memcpy_at_%s",
+			 &st[i] == best ? "max" : "1024");
+		fig(key, st[i].driver_ns / mem_cpu_ns, "lower",
+		    "the driver's time on the traced CPUs per MiB / memcpy's CPU time per MiB");
+	}
 	if (best) {
 		fig("gen_share_at_max", 100 * best->gen_share, "ref",
 		    "the model's trace generation at that rate, % of the CPUs' time");
