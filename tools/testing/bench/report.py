@@ -187,9 +187,10 @@ def main():
     hdr = "%-28s %12s %12s %10s  %s" % ("figure", "this run", "target", "", "")
     print(hdr)
     print("-" * 100)
-    furthest = None
+    furthest, unmeasured = None, []
     for key, op, target, what in TARGETS:
         if key not in figs:
+            unmeasured.append(key)
             print("%-28s %12s %12s %10s  %s" % (key, "-", op + " " + fmt(target),
                                                 "NOT MEASURED", what))
             continue
@@ -204,6 +205,8 @@ def main():
         print("furthest from its target: %s (%s), x%.3g off; why: "
               "Documentation/performance.rst" % (furthest[0], furthest[2],
                                                   furthest[1]))
+    elif unmeasured:
+        print("targets not measured: %s" % " ".join(unmeasured))
     else:
         print("every target met")
     print()

@@ -67,6 +67,25 @@ out=$(report third.tsv better.tsv)
 marked=$(grep ' WORSE ' <<<"$out" | awk '{print $1}' | sort | tr '\n' ' ')
 [ "$marked" = "memcpy_mbps start_accesses " ]
 tap $? "a previous run 20% better marks exactly those figures WORSE (${marked:-none})"
+# 4. The targets: the recorded run misses one, the lossless rate
+out=$(report fourth.tsv)
+grep -q '^furthest from its target: zero_loss_vs_memcpy ' <<<"$out" &&
+	[ "$(grep -c ' met  ' <<<"$out")" = 6 ]
+tap $? "the recorded run: 6 targets met, the lossless rate furthest"
+diag "$(grep -A12 '^3\. Targets' <<<"$out")"
+
+# 5. Every target met; then one figure missing is NOT MEASURED, not met
+sed 's/^BENCH\tzero_loss_vs_memcpy\t[^\t]*/BENCH\tzero_loss_vs_memcpy\t0.31/' \
+	"$bench/recorded-bench.log" >"$work/all-met.log"
+out=$(python3 "$bench/report.py" --log "$work/all-met.log" --out "$work/fifth.tsv" 2>&1)
+grep -q '^every target met' <<<"$out"
+tap $? "lossless rate at 0.31 x memcpy: every target met"
+grep -v '^BENCH.idle_flushes_per_s' "$work/all-met.log" >"$work/missing.log"
+out=$(python3 "$bench/report.py" --log "$work/missing.log" --out "$work/sixth.tsv" 2>&1)
+grep -q '^idle_flushes_per_s .*NOT MEASURED' <<<"$out" && ! grep -q '^every target met' <<<"$out"
+tap $? "a target's figure missing: NOT MEASURED, and not every target met"
+diag "$(grep -A12 '^3\. Targets' <<<"$out")"
+
 finish() {
 	echo "TAP version 13"
 	echo "1..$n"
