@@ -193,14 +193,36 @@ static ssize_t trbe_read(struct file *file, char __user *ubuf, size_t len,
 	return ret;
 }
 
+/*
+ * poll()'s readable: a watermark's worth unread, or anything unread once
+ * the session is not running (stopped, waiting for the reader, faulted)
+ * or after a wake that was for any amount (ETE_TRBE_IOC_FLUSH, a limit
+ * that cannot move until the reader reads).  Not any byte after any
+ * wake: a state change's wake would end a watermark wait early.
+ */
+static bool trbe_poll_ready(struct trbe_cpu *tc)
+{
+	unsigned long flags;
+	bool ready;
+	u64 n;
+
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	n = tc->head - trbe_stream_tail(tc);
+	ready = n && (n >= trbe_wake_mark(tc) || tc->wake_forced ||
+		      tc->state != ETE_TRBE_STATE_RUNNING);
+	if (ready)
+		tc->wake_forced = false;
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	return ready;
+}
+
 static __poll_t trbe_poll(struct file *file, poll_table *wait)
 {
 	struct trbe_cpu *tc = file->private_data;
 	__poll_t mask = 0;
-	u64 start;
 
 	poll_wait(file, &tc->wq, wait);
-	if (trbe_avail(tc, &start))
+	if (trbe_poll_ready(tc))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	switch (READ_ONCE(tc->state)) {
 	case ETE_TRBE_STATE_FAULT:

@@ -246,6 +246,9 @@ static inline void trbe_busy_end(struct trbe_stats *stats, u64 t0)
  * @flush_period: @flush's current period, ns; under @slock
  * @wake_mark: bytes unread that wake readers, 0 for the geometry's
  *	watermark (ETE_TRBE_IOC_SET_WATERMARK); under @slock
+ * @wake_forced: the last wake was for any amount unread (the FLUSH ioctl,
+ *	a limit that cannot move on): poll() says readable until it has
+ *	said so once; under @slock
  * @sess: the session the START ioctl began
  * @read_lock: serialises read()
  * @in_session: a trace session uses this TRBE (between start_local and
@@ -303,6 +306,7 @@ struct trbe_cpu {
 	u64 flush_last_head;
 	u64 flush_period;
 	u64 wake_mark;
+	bool wake_forced;
 	struct ete_session *sess;
 	struct mutex read_lock;		/* one reader at a time */
 	bool in_session;
