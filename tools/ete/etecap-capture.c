@@ -121,7 +121,7 @@ static void drain_all(struct etecap *e, bool running)
 
 static int open_cpus(struct etecap *e)
 {
-	char path[512], mode[16];
+	char path[ETECAP_PATH], mode[16];
 	int i, ret;
 
 	consumers = calloc(e->o.ncpus, sizeof(*consumers));
@@ -327,7 +327,7 @@ static int attach_tasks(struct etecap *e)
 /* What decode needs of a task that is about to exit (or is left running) */
 static void collect_task(struct etecap *e, pid_t pid)
 {
-	char path[64], line[256], name[64] = "?";
+	char path[ETECAP_PATH], line[256], name[64] = "?";
 	long tgid = pid;
 	FILE *f;
 
@@ -369,7 +369,7 @@ bool etecap_system_wide(const struct etecap_opts *o)
 void etecap_note_other_tasks(struct etecap *e)
 {
 	bool code = etecap_system_wide(&e->o) && e->o.others_max;
-	char path[64], line[256], name[64];
+	char path[ETECAP_PATH], line[256], name[64];
 	struct dirent *p, *t;
 	DIR *procs, *tasks;
 	FILE *f;
@@ -537,7 +537,7 @@ static int flight_snapshot(struct etecap *e, long elapsed)
 {
 	FILE **keep = calloc(e->o.ncpus, sizeof(*keep));
 	int i, ret, n = e->snapshots + 1;
-	char path[512];
+	char path[ETECAP_PATH];
 
 	if (!keep) {
 		fprintf(stderr, "etecap: SIGUSR2: out of memory; no snapshot\n");

@@ -137,7 +137,7 @@ int etecap_write_gaps(const char *dir, struct etecap_cpu *c,
 {
 	unsigned int i, n = 0, nd, k, j;
 	struct gap_line *g;
-	char path[512];
+	char path[ETECAP_PATH];
 	FILE *f;
 
 	if (etecap_collect_gaps(c, h))

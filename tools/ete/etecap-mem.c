@@ -115,7 +115,7 @@ static int add_region(struct etecap_memset *m, const char *dir, __u64 va,
 {
 	struct piece p[MAX_PIECES];
 	int np = cut_pieces(m, va, len, p), i;
-	char path[512];
+	char path[ETECAP_PATH];
 
 	for (i = 0; i < m->n && np == 0; i++) {
 		if (!m->r[i].nodump && m->r[i].va == va && m->r[i].len == len) {
@@ -163,7 +163,7 @@ static int add_region(struct etecap_memset *m, const char *dir, __u64 va,
 /* memory.txt is opened here; 0 or -errno */
 int etecap_mem_init(struct etecap_memset *m, const char *dir)
 {
-	char path[512];
+	char path[ETECAP_PATH];
 
 	m->n = 0;
 	etecap_path(path, sizeof(path), "%s/memory.txt", dir);
@@ -189,7 +189,7 @@ void etecap_mem_finish(struct etecap_memset *m)
 static int stage(const char *dir, const char *src, __u64 *size)
 {
 	static char buf[COPY_CHUNK];
-	char path[512];
+	char path[ETECAP_PATH];
 	int in, fd;
 	ssize_t n;
 
@@ -305,7 +305,7 @@ static void build_id(const char *path, char *hex)
 /* Copy /proc/<pid>/maps into maps_<pid>.txt; returns it opened for reading */
 static FILE *save_maps(const char *dir, pid_t pid)
 {
-	char path[512], line[512];
+	char path[ETECAP_PATH], line[ETECAP_MAPS_LINE];
 	FILE *in, *out;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
@@ -331,7 +331,7 @@ static FILE *save_maps(const char *dir, pid_t pid)
 static void save_perf_map(struct etecap_memset *m, const char *dir,
 			  pid_t pid)
 {
-	char path[512], buf[4096];
+	char path[ETECAP_PATH], buf[4096];
 	FILE *in, *out;
 	size_t n;
 
@@ -356,14 +356,14 @@ struct map_line {
 	unsigned long long start, end, off;
 	unsigned long major, minor, inode;
 	char perms[8];
-	char path[256];
+	char path[ETECAP_PATH];		/* the %4095[^\n] below */
 };
 
 /* true if @line is an executable mapping, in @ml */
 static bool exec_mapping(const char *line, struct map_line *ml)
 {
 	ml->path[0] = 0;
-	return sscanf(line, "%llx-%llx %7s %llx %lx:%lx %lu %255[^\n]",
+	return sscanf(line, "%llx-%llx %7s %llx %lx:%lx %lu %4095[^\n]",
 		      &ml->start, &ml->end, ml->perms, &ml->off, &ml->major,
 		      &ml->minor, &ml->inode, ml->path) >= 7 &&
 	       strchr(ml->perms, 'x') && ml->end > ml->start;
@@ -412,7 +412,7 @@ static const struct etecap_region *find_image(const struct etecap_memset *m,
  */
 int etecap_mem_add_process(struct etecap_memset *m, const char *dir, pid_t pid)
 {
-	char line[512], path[256], what[160], bid[41];
+	char line[ETECAP_MAPS_LINE], path[ETECAP_PATH], what[160], bid[41];
 	struct map_line ml;
 	FILE *maps;
 	int memfd, ret = 0, first;
@@ -490,7 +490,7 @@ static int add_file_only(struct etecap_memset *m, const char *dir,
 			 const char *what, const char *bid)
 {
 	struct etecap_region *r = &m->r[m->n];
-	char path[512];
+	char path[ETECAP_PATH];
 
 	if (m->n == ETECAP_MAX_REGIONS) {
 		fprintf(m->log, "skip  0x%llx %s: too many regions\n", ml->start,
@@ -529,7 +529,7 @@ static int add_file_only(struct etecap_memset *m, const char *dir,
  */
 int etecap_mem_add_other(struct etecap_memset *m, const char *dir, pid_t pid)
 {
-	char line[512], path[512], what[160], bid[41];
+	char line[ETECAP_MAPS_LINE], path[ETECAP_PATH], what[160], bid[41];
 	const struct etecap_region *img;
 	struct piece p[MAX_PIECES];
 	struct map_line ml;
@@ -683,7 +683,7 @@ static __u64 link_address(__u64 text, int *va_bits)
 /* Copy /proc/modules into modules.txt */
 static void save_modules(const char *dir)
 {
-	char path[512], line[512];
+	char path[ETECAP_PATH], line[ETECAP_MAPS_LINE];
 	FILE *in = fopen("/proc/modules", "r"), *out;
 
 	if (!in)
@@ -747,7 +747,7 @@ int etecap_mem_add_kernel(struct etecap_memset *m, const char *dir)
 {
 	__u64 text = ksym_addr("_text"), stext = ksym_addr("_stext");
 	__u64 etext = ksym_addr("_etext"), link;
-	char path[512];
+	char path[ETECAP_PATH];
 	int va_bits, kcore;
 	FILE *f;
 

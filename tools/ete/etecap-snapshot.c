@@ -29,7 +29,7 @@
 
 static FILE *create(const char *dir, const char *name, int n)
 {
-	char file[64], path[512];
+	char file[64], path[ETECAP_PATH];
 	FILE *f;
 
 	snprintf(file, sizeof(file), name, n);
@@ -203,7 +203,7 @@ static int write_machine(const struct etecap *e)
 {
 	FILE *f = create(e->o.outdir, "machine.txt", 0);
 	struct utsname u;
-	char path[160];
+	char path[ETECAP_PATH];
 	int i;
 
 	if (!f)

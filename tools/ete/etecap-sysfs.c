@@ -59,11 +59,13 @@ int etecap_sysfs_read(const char *path, char *buf, size_t size)
 static int set(const char *dir, int cpu, const char *attr, const char *fmt,
 	       unsigned long long v)
 {
-	char path[160], val[32];
+	char path[ETECAP_PATH], val[32];
 	int ret;
 
-	etecap_sys(path, sizeof(path), dir, cpu);
-	strncat(path, attr, sizeof(path) - strlen(path) - 1);
+	if (!*etecap_sys(path, sizeof(path), dir, cpu) ||
+	    strlen(path) + strlen(attr) >= sizeof(path))
+		return -ENAMETOOLONG;	/* setup() leaves room: not reached */
+	strcat(path, attr);
 	snprintf(val, sizeof(val), fmt, v);
 	ret = etecap_sysfs_write(path, "%s", val);
 	if (ret)
@@ -74,11 +76,13 @@ static int set(const char *dir, int cpu, const char *attr, const char *fmt,
 
 static int set_str(const char *dir, int cpu, const char *attr, const char *s)
 {
-	char path[160];
+	char path[ETECAP_PATH];
 	int ret;
 
-	etecap_sys(path, sizeof(path), dir, cpu);
-	strncat(path, attr, sizeof(path) - strlen(path) - 1);
+	if (!*etecap_sys(path, sizeof(path), dir, cpu) ||
+	    strlen(path) + strlen(attr) >= sizeof(path))
+		return -ENAMETOOLONG;	/* setup() leaves room: not reached */
+	strcat(path, attr);
 	ret = etecap_sysfs_write(path, "%s", s);
 	if (ret)
 		fprintf(stderr, "etecap: cpu%d: %s = %s: %s\n", cpu, path, s,
@@ -143,7 +147,7 @@ static int configure_addresses(const struct etecap_opts *o, int cpu)
  */
 static int configure_pids(const struct etecap_opts *o, int cpu)
 {
-	char path[160], where[16], attr[32];
+	char path[ETECAP_PATH], where[16], attr[32];
 	bool vmid;
 	int k, ret = 0;
 
@@ -238,7 +242,7 @@ static int configure_buffer(const struct etecap_opts *o, int cpu)
  */
 static int check_units(const struct etecap_opts *o)
 {
-	char path[160], val[32];
+	char path[ETECAP_PATH], val[32];
 	int i, ret;
 
 	for (i = 0; i < o->ncpus && o->q_elements != ETECAP_UNSET; i++) {
@@ -265,7 +269,7 @@ static int check_units(const struct etecap_opts *o)
  */
 int etecap_configure(const struct etecap_opts *o)
 {
-	char path[64];
+	char path[ETECAP_PATH];
 	int i, ret;
 
 	ret = check_units(o);
@@ -291,7 +295,7 @@ int etecap_configure(const struct etecap_opts *o)
 /* The CPUs of configfs profile @name; the count or -errno */
 int etecap_profile_cpus(const char *name, int **cpus)
 {
-	char path[256], buf[4096];
+	char path[ETECAP_PATH], buf[4096];
 	const char *why;
 	int ret;
 
@@ -323,7 +327,7 @@ int etecap_profile_cpus(const char *name, int **cpus)
  */
 int etecap_profile_buffers(const char *name, const int *cpus, int n)
 {
-	char path[256], buf[32];
+	char path[ETECAP_PATH], buf[32];
 	long long size;
 	int i, ret = 0;
 
@@ -339,7 +343,7 @@ int etecap_profile_buffers(const char *name, const int *cpus, int n)
 /* Start (@on) or stop every CPU of a profile at once; 0 or -errno */
 int etecap_profile_activate(const char *name, bool on)
 {
-	char path[256];
+	char path[ETECAP_PATH];
 	int ret;
 
 	etecap_sys(path, sizeof(path), PROFILES "%s/active", name);
@@ -373,7 +377,7 @@ static const struct {
  */
 int etecap_write_unit_ini(const char *dir, int cpu)
 {
-	char path[512], val[64];
+	char path[ETECAP_PATH], val[64];
 	unsigned int i;
 	int ret = 0;
 	FILE *f;

@@ -21,37 +21,72 @@
 #include "etecap.h"
 #include "perfdata.h"
 
-/* snprintf into @buf, for paths; a path that does not fit is cut */
+/* snprintf into @buf, for paths; one that does not fit gives "" */
 char *etecap_path(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, size, fmt, ap);
+	n = vsnprintf(buf, size, fmt, ap);
 	va_end(ap);
+	if (n < 0 || (size_t)n >= size) {
+		buf[0] = 0;
+		errno = ENAMETOOLONG;
+	}
 	return buf;
+}
+
+static const char *sysroot(void)
+{
+	static const char *root;
+
+	if (!root)
+		root = getenv("ETECAP_SYSROOT") ?: "";
+	return root;
 }
 
 /*
  * The same for a path under /sys or /dev, put under $ETECAP_SYSROOT when
  * that is set: tests run etecap against a tree standing in for the
- * kernel's (tools/ete/tests/fake-sysfs.sh); /proc stays the real one.
+ * kernel's (tools/ete/tests/fake_sysroot.c); /proc stays the real one.
  */
 char *etecap_sys(char *buf, size_t size, const char *fmt, ...)
 {
-	static const char *root;
+	const char *root = sysroot();
+	size_t n = strlen(root);
 	va_list ap;
-	size_t n;
+	int m;
 
-	if (!root)
-		root = getenv("ETECAP_SYSROOT") ?: "";
-	n = snprintf(buf, size, "%s", root);
-	if (n >= size)
-		n = size - 1;
+	if (n >= size) {
+		buf[0] = 0;
+		errno = ENAMETOOLONG;
+		return buf;
+	}
+	memcpy(buf, root, n);
 	va_start(ap, fmt);
-	vsnprintf(buf + n, size - n, fmt, ap);
+	m = vsnprintf(buf + n, size - n, fmt, ap);
 	va_end(ap);
+	if (m < 0 || (size_t)m >= size - n) {
+		buf[0] = 0;
+		errno = ENAMETOOLONG;
+	}
 	return buf;
+}
+
+/*
+ * A directory etecap puts names under must leave them room in a path;
+ * refused up front (ENAMETOOLONG), before anything is written.
+ */
+int etecap_check_path_room(const char *what, const char *path)
+{
+	if (strlen(path) + ETECAP_NAME_ROOM <= ETECAP_PATH)
+		return 0;
+	fprintf(stderr, "etecap: %s (%zu characters): %s\n"
+		"  etecap adds names of up to %d characters to it and a path\n"
+		"  may have %d: choose a shorter one\n", what, strlen(path),
+		strerror(ENAMETOOLONG), ETECAP_NAME_ROOM, ETECAP_PATH - 1);
+	return -ENAMETOOLONG;
 }
 
 /* Files of an earlier snapshot in the same directory are removed first */
@@ -91,7 +126,7 @@ static bool ours(const char *name)
  */
 static int remove_snapshot(const char *dir)
 {
-	char path[512];
+	char path[ETECAP_PATH];
 	struct dirent *d;
 	DIR *dp = opendir(dir);
 
@@ -108,7 +143,7 @@ static int remove_snapshot(const char *dir)
 /* Bytes of CPU @cpu's buffer: -b, or what the TRBE is set to */
 static unsigned long long buffer_bytes(const struct etecap_opts *o, int cpu)
 {
-	char path[96], val[32];
+	char path[ETECAP_PATH], val[32];
 
 	if (o->buffer_size != ETECAP_UNSET)
 		return o->buffer_size;
@@ -125,7 +160,7 @@ static unsigned long long buffer_bytes(const struct etecap_opts *o, int cpu)
 static int preflight(const struct etecap *e)
 {
 	unsigned long long need = 0;
-	char path[512], dir[512], *slash;
+	char path[ETECAP_PATH], dir[ETECAP_PATH], *slash;
 	struct statvfs fs;
 	int i;
 
@@ -200,7 +235,7 @@ static int preflight(const struct etecap *e)
  */
 static int publish(struct etecap *e)
 {
-	char old[512];
+	char old[ETECAP_PATH];
 	struct stat st;
 	int ret;
 
@@ -238,7 +273,7 @@ static int publish(struct etecap *e)
 
 static int prepare_dir(const char *dir)
 {
-	char path[512];
+	char path[ETECAP_PATH];
 	struct dirent *d;
 	DIR *dp;
 
@@ -342,12 +377,12 @@ static struct {
 	const char *outdir;
 	struct etecap_memset mem;
 	FILE *contexts;
-	char dest[512], work[512];
+	char dest[ETECAP_PATH], work[ETECAP_PATH];
 } aside;
 
 static int open_contexts(struct etecap *e)
 {
-	char path[512];
+	char path[ETECAP_PATH];
 
 	e->contexts = fopen(etecap_path(path, sizeof(path), "%s/contexts.txt",
 					e->o.outdir), "w");
@@ -434,10 +469,18 @@ int etecap_flight_close(struct etecap *e, int ret)
 
 static int setup(struct etecap *e)
 {
-	char path[512], *dest;
+	char path[ETECAP_PATH], *dest;
 	const char *base;
 	int ret;
 
+	ret = etecap_check_path_room("ETECAP_SYSROOT", sysroot());
+	ret = ret ?: etecap_check_path_room("-o", e->o.outdir);
+	if (ret)
+		return ret;
+	if (e->o.perf_data && strlen(e->o.perf_data) >= ETECAP_PATH) {
+		fprintf(stderr, "etecap: --perf-data: %s\n", strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
 	if (e->o.profile) {
 		ret = etecap_profile_cpus(e->o.profile, &e->o.cpus);
 		if (ret < 0)

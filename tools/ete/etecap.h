@@ -19,6 +19,7 @@
 #ifndef ETECAP_H
 #define ETECAP_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -237,7 +238,21 @@ int etecap_collect_gaps(struct etecap_cpu *c,
 int etecap_write_gaps(const char *dir, struct etecap_cpu *c,
 		      const struct ete_trbe_mmap_page *h);
 
+/*
+ * Paths: every buffer that holds one is ETECAP_PATH bytes, what Linux
+ * takes.  The longest name etecap appends to $ETECAP_SYSROOT or to the
+ * snapshot directory is well under ETECAP_NAME_ROOM, and setup() refuses
+ * a root or an -o DIR that leaves less, so no path is ever cut; should one
+ * be, etecap_path() and etecap_sys() give "" and ENAMETOOLONG rather than
+ * another file's name.  A line of /proc/<pid>/maps holds a path and at
+ * most ~100 bytes before it.
+ */
+#define ETECAP_PATH		PATH_MAX
+#define ETECAP_NAME_ROOM	256
+#define ETECAP_MAPS_LINE	(ETECAP_PATH + 128)
+
 /* helpers */
+int etecap_check_path_room(const char *what, const char *path);
 char *etecap_path(char *buf, size_t size, const char *fmt, ...);
 char *etecap_sys(char *buf, size_t size, const char *fmt, ...);
 

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,7 @@ static void die(const char *what)
 
 static void mkdirs(const char *path)
 {
-	char buf[512], *p;
+	char buf[PATH_MAX], *p;
 
 	snprintf(buf, sizeof(buf), "%s", path);
 	for (p = buf + 1; *p; p++) {
@@ -88,7 +89,7 @@ static void mkdirs(const char *path)
 
 static void put(const char *dir, const char *file, const char *fmt, int arg)
 {
-	char path[512], *slash;
+	char path[PATH_MAX], *slash;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
@@ -114,7 +115,7 @@ static void device(const char *root, int cpu)
 		.data_offset = PAGE,
 		.data_size = PAGE,
 	};
-	char path[512], data[PAGE], word[16];
+	char path[PATH_MAX], data[PAGE], word[16];
 	size_t n, len = 64 + cpu, i;
 	int fd;
 
@@ -156,7 +157,7 @@ static void parse_list(const char *s, char *on, int ncpus)
 
 int main(int argc, char **argv)
 {
-	char dir[512], *on, *no_unit;
+	char dir[PATH_MAX], *on, *no_unit;
 	int ncpus, cpu, i;
 
 	if (argc < 4) {

@@ -5,8 +5,11 @@
  * and are logged ("start /path" or "stop /path", one per line) to
  * $FAKE_TRBE_LOG; every other ioctl goes to the C library's.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +21,7 @@
 int ioctl(int fd, unsigned long req, ...)
 {
 	static int (*real)(int, unsigned long, ...);
-	char link[64], path[512];
+	char link[64], path[PATH_MAX];
 	const char *log = getenv("FAKE_TRBE_LOG");
 	struct stat st;
 	va_list ap;

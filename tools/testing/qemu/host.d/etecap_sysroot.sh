@@ -24,7 +24,7 @@ n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n $1"; }
 not_ok() {
 	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"
-	[ $# -gt 1 ] && printf '%s\n' "$2" | head -20 | sed 's/^/# /'
+	[ $# -gt 1 ] && printf '%s\n' "$2" | head -20 | cut -c1-400 | sed 's/^/# /'
 	return 0
 }
 
@@ -175,6 +175,40 @@ else
 	not_ok "a complete run replaces DIR and keeps the previous snapshot as DIR.old" \
 		"$(cat "$out/run.log"; ls -d "$snap"*)"
 fi
+
+# 7: paths as long as Linux takes: the tree and the snapshot under a
+# directory ~1900 characters deep (the checkout's own path is whatever CI
+# gives; etecap once cut paths at 96 to 512 bytes and looked for the
+# units somewhere else)
+seg=$(printf 'long-directory-name-%.0s' 1 2 3 4 5 6 7 8 9)
+deep=$out/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg
+mkdir -p "$deep"
+saved_root=$root
+root=$deep/root
+fake
+if run -c 1,3,255 -o "$deep/snap" && [ "$(cpus_of "$deep/snap" | tr '\n' ,)" = 1,3,255, ] &&
+   cmp -s <(published 255) "$deep/snap/trace_cpu255.bin" &&
+   [ "$(cat "$root/sys/class/ete/ete255/reset")" = 1 ] &&
+   [ "$(grep -c '^device[0-9]*=ETE_' "$deep/snap/snapshot.ini")" = 3 ]; then
+	ok "a tree and a snapshot ${#deep} characters deep: traced, written and listed"
+else
+	not_ok "a tree and a snapshot ${#deep} characters deep" \
+		"$(cat "$out/run.log"; echo "files: $(cpus_of "$deep/snap" 2>/dev/null | tr '\n' ' ')")"
+fi
+
+# 8: a path longer than Linux takes is refused up front, nothing written
+fake
+toolong=$deep/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/snap
+if run -c 1 -o "$toolong"; then
+	not_ok "-o longer than PATH_MAX: refused" "etecap returned 0"
+elif grep -q 'File name too long' "$out/run.log" && [ ! -e "$out/ioctl.log" ] &&
+     [ ! -e "$deep/$seg" ]; then
+	ok "-o of ${#toolong} characters: refused (File name too long), nothing started or made"
+else
+	not_ok "-o longer than PATH_MAX: refused, nothing started or made" \
+		"$(cat "$out/run.log"; ls "$deep")"
+fi
+root=$saved_root
 
 echo "1..$n"
 [ "$failed" = 0 ]
