@@ -47,6 +47,29 @@ TAP_LINE_RE = re.compile(r"^(not ok|ok)\s+(\d+)\s*-?\s*([^#]*?)\s*(#\s*(.*))?$")
 PLAN_RE = re.compile(r"^1\.\.(\d+)")
 
 
+def case_diagnostics(text, where="after", limit=8):
+    """Return {number: [diagnostic lines]} for a TAP document's top-level cases.
+
+    A case's diagnostics are the "#" lines between its result line and the
+    next one (where="after": the rig's own shell suites print them there),
+    or between the previous result line and its own (where="before": the
+    kselftest harness prints them first).  At most @limit lines each.
+    """
+    runs, run, nums = [], [], []
+    for line in text.splitlines():
+        m = None if line.startswith(" ") else TAP_LINE_RE.match(line.rstrip())
+        if m:
+            runs.append(run)
+            run = []
+            nums.append(int(m.group(2)))
+        elif line.strip().startswith("#"):
+            run.append(line.strip())
+    runs.append(run)
+    if where == "after":
+        return {n: runs[i + 1][:limit] for i, n in enumerate(nums)}
+    return {n: runs[i][-limit:] for i, n in enumerate(nums)}
+
+
 class Tally:
     """Counts and the lines that explain them."""
 
@@ -156,15 +179,24 @@ def judge_kunit_suite(label, suite, text, console_lines):
     return tally
 
 
-def judge_tap(label, name, text, rc):
-    """Count the cases of a kselftest-style TAP document and its exit code."""
+def judge_tap(label, name, text, rc, diag=None):
+    """Count the cases of a kselftest-style TAP document and its exit code.
+
+    With @diag ("after" or "before", see case_diagnostics()) a failing
+    case's line carries its diagnostics, so that the CI log, which keeps
+    the Failures section, says why.
+    """
     tally = Tally()
     plan, cases = parse_tap_level(text.splitlines(), 0)
     if rc == 4 and not cases:
         tally.add("skip", f"{label}: {name}: skipped as a whole")
         return tally
+    diags = case_diagnostics(text, diag) if diag else {}
     for n, (case, status) in sorted(cases.items()):
-        tally.add(status, f"{label}: {name}.{case}")
+        what = f"{label}: {name}.{case}"
+        if status == "fail" and diags.get(n):
+            what += "".join("\n      " + d[:300] for d in diags[n])
+        tally.add(status, what)
     if plan is not None:
         for n in range(1, plan + 1):
             if n not in cases:
@@ -340,7 +372,7 @@ def main(argv):
         label, path = spec.split("=", 1)
         rc_path = path + ".rc"
         rc = int(read(rc_path, "0").strip() or "0")
-        t = judge_tap("host", label, read(path), rc)
+        t = judge_tap("host", label, read(path), rc, diag="after")
         print(f"[host] {'ok' if t.failed == 0 else 'FAIL':4} {label}: {t.counts()}")
         total.merge(t)
     for spec in args.run:

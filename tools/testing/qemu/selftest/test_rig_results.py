@@ -127,6 +127,48 @@ def tap_whole_program_skip_is_a_skip():
     assert (t.passed, t.failed, t.skipped) == (0, 0, 1), t.counts()
 
 
+HOST_TAP = """TAP version 13
+not ok 1 first run
+# etecap: cpu1 has no trace unit (/x)
+# files:
+ok 2 second
+not ok 3 third
+1..3
+"""
+
+
+@case
+def host_failure_carries_its_own_diagnostics():
+    # a host suite's failure says why in the Failures section CI keeps:
+    # the "#" lines after its own line, not another case's
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        tap = os.path.join(d, "suite.tap")
+        with open(tap, "w") as f:
+            f.write(HOST_TAP)
+        with open(tap + ".rc", "w") as f:
+            f.write("1\n")
+        out = io.StringIO()
+        saved, sys.stdout = sys.stdout, out
+        try:
+            rc = rig_results.main(["--host", "suite=" + tap])
+        finally:
+            sys.stdout = saved
+    text = out.getvalue()
+    failures = text.split("Failures:")[1]
+    assert rc == 1 and "2 failed" in text, text
+    assert "host: suite.first run\n      # etecap: cpu1 has no trace unit (/x)\n" \
+        "      # files:\n  host: suite.third\n" in failures, failures
+
+
+@case
+def kselftest_diagnostics_come_before_the_case():
+    text = "ok 1 a\n# RUN b\n# b.c:7: Expected 1 == 2\nnot ok 2 b\n# RUN c\nok 3 c\n"
+    assert rig_results.case_diagnostics(text, "before")[2] == \
+        ["# RUN b", "# b.c:7: Expected 1 == 2"]
+    assert rig_results.case_diagnostics(text, "after")[2] == ["# RUN c"]
+
+
 @case
 def splat_patterns_match_reports_not_boot_messages():
     boot = [
