@@ -158,6 +158,7 @@ void trbe_stream_install(struct trbe_cpu *tc, struct trbe_buf *buf)
 	tc->gap_pending = 0;
 	tc->gap_last = 0;
 	tc->wake_mark = 0;
+	tc->wake_upto = 0;
 	/* tc->armed stays as it is: false, the last close disarmed it */
 	raw_spin_unlock_irqrestore(&tc->slock, flags);
 }

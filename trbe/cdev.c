@@ -195,23 +195,25 @@ static ssize_t trbe_read(struct file *file, char __user *ubuf, size_t len,
 
 /*
  * poll()'s readable: a watermark's worth unread, or anything unread once
- * the session is not running (stopped, waiting for the reader, faulted)
- * or after a wake that was for any amount (ETE_TRBE_IOC_FLUSH, a limit
- * that cannot move until the reader reads).  Not any byte after any
- * wake: a state change's wake would end a watermark wait early.
+ * the session is not running (stopped, waiting for the reader, faulted),
+ * or unread bytes published before a wake that was for any amount
+ * (ETE_TRBE_IOC_FLUSH, a limit that cannot move until the reader reads).
+ * Not any byte after any wake: a state change's wake would end a
+ * watermark wait early.  Level, not edge: what makes it readable lasts
+ * until the reader has read past it, by read() or by moving data_tail,
+ * whether or not a poll() said so, and no longer.
  */
 static bool trbe_poll_ready(struct trbe_cpu *tc)
 {
 	unsigned long flags;
 	bool ready;
-	u64 n;
+	u64 tail, n;
 
 	raw_spin_lock_irqsave(&tc->slock, flags);
-	n = tc->head - trbe_stream_tail(tc);
-	ready = n && (n >= trbe_wake_mark(tc) || tc->wake_forced ||
+	tail = trbe_stream_tail(tc);
+	n = tc->head - tail;
+	ready = n && (n >= trbe_wake_mark(tc) || tail < tc->wake_upto ||
 		      tc->state != ETE_TRBE_STATE_RUNNING);
-	if (ready)
-		tc->wake_forced = false;
 	raw_spin_unlock_irqrestore(&tc->slock, flags);
 	return ready;
 }

@@ -246,9 +246,10 @@ static inline void trbe_busy_end(struct trbe_stats *stats, u64 t0)
  * @flush_period: @flush's current period, ns; under @slock
  * @wake_mark: bytes unread that wake readers, 0 for the geometry's
  *	watermark (ETE_TRBE_IOC_SET_WATERMARK); under @slock
- * @wake_forced: the last wake was for any amount unread (the FLUSH ioctl,
- *	a limit that cannot move on): poll() says readable until it has
- *	said so once; under @slock
+ * @wake_upto: the stream position a wake for any amount unread was for
+ *	(the FLUSH ioctl, a limit that cannot move on): poll() says readable
+ *	while the reader's tail is below it, whatever the watermark; 0 when
+ *	there was none since the buffer was installed.  Under @slock
  * @sess: the session the START ioctl began
  * @read_lock: serialises read()
  * @in_session: a trace session uses this TRBE (between start_local and
@@ -306,7 +307,7 @@ struct trbe_cpu {
 	u64 flush_last_head;
 	u64 flush_period;
 	u64 wake_mark;
-	bool wake_forced;
+	u64 wake_upto;
 	struct ete_session *sess;
 	struct mutex read_lock;		/* one reader at a time */
 	bool in_session;

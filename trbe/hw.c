@@ -405,7 +405,7 @@ static void trbe_flush_local(struct trbe_cpu *tc)
 		} else if (tc->win.limit - tc->head < tc->geom.wmark &&
 			   tc->head != trbe_stream_tail(tc)) {
 			/* Room ahead only once the reader reads: wake it */
-			tc->wake_forced = true;
+			tc->wake_upto = tc->head;
 			irq_work_queue(&tc->wake);
 		}
 	}
@@ -429,7 +429,7 @@ void trbe_flush_now_local(struct trbe_cpu *tc)
 		trbe_flush_local(tc);
 		trbe_stat_add(&tc->stats.flushes, 1);
 	}
-	tc->wake_forced = true;
+	tc->wake_upto = tc->head;
 	irq_work_queue(&tc->wake);
 }
 

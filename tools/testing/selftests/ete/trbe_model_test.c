@@ -563,6 +563,82 @@ TEST_F_TIMEOUT(model, poll_woken_at_the_watermark, 120)
 	free(seq);
 }
 
+/*
+ * A poll() that waits a little while trace is published below the
+ * watermark (the flush it asks for publishes it) and must not say
+ * readable: the data is there, the watermark is not reached.
+ */
+static void expect_no_early_wake(struct __test_metadata *_metadata,
+				 struct tbuf *t, __u64 wm)
+{
+	struct pollfd pfd = { .fd = t->fd, .events = POLLIN };
+	__u64 unread;
+	int ret;
+
+	usleep(100000);
+	ret = poll(&pfd, 1, 200);
+	unread = tbuf_head(t) - t->hdr->data_tail;
+	EXPECT_LT(0ULL, unread) TH_LOG("nothing published while poll() waited");
+	EXPECT_GT(wm, unread);
+	EXPECT_EQ(0, ret) TH_LOG("poll() readable (%#x) at %llu of %llu bytes",
+				 pfd.revents, (unsigned long long)unread,
+				 (unsigned long long)wm);
+}
+
+/*
+ * A forced wake (ETE_TRBE_IOC_FLUSH; a fill limit that cannot move until
+ * the reader reads) makes readable what was published up to it, whatever
+ * the watermark.  Once the reader has read that far, by mmap or read()
+ * and not only after a poll() said so, the watermark holds again; and a
+ * forced wake nobody polled for does not outlive the file.  Before: a
+ * flag only a "readable" from poll() cleared, so a poll() after either
+ * said readable at any byte (CI: woken at 256 bytes of a 64 KB mark).
+ */
+TEST_F_TIMEOUT(model, forced_wake_ends_with_its_data, 120)
+{
+	unsigned char *seq = seq_bytes(0, 512 * KB);
+	struct checker c = { 0 };
+	__u64 wm = 256 * KB;
+	long long out0;
+	double end;
+	int i;
+
+	if (!model_present(self->cpu))
+		SKIP(return, "no ETE/TRBE model loaded");
+	model_configure(self->cpu, "1048576", "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, model_set(self->cpu, "rate", "64"));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, model_replay(self->cpu, seq, 512 * KB));
+		out0 = model_stat(self->cpu, "bytes_out");
+		self->open_ret = tbuf_open(&self->t, self->cpu);
+		ASSERT_EQ(0, self->open_ret);
+		ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_SET_WATERMARK,
+				   &wm));
+		ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_START));
+		/* the second file: the first one's forced wake is gone */
+		if (i)
+			expect_no_early_wake(_metadata, &self->t, wm);
+		end = now_s() + 60;
+		while (model_stat(self->cpu, "bytes_out") - out0 <
+		       8 * (long long)KB && now_s() < end)
+			usleep(10000);
+		ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_FLUSH));
+		EXPECT_LE(8 * KB, tbuf_head(&self->t));
+		if (!i) {
+			/* read by mmap, no poll(): the forced wake is spent */
+			tbuf_drain(&self->t, &c);
+			expect_no_early_wake(_metadata, &self->t, wm);
+			/* forced again, and the file closed unread */
+			ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_FLUSH));
+		}
+		EXPECT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
+		tbuf_close(&self->t);
+		self->open_ret = -ENODEV;
+	}
+	EXPECT_EQ((__u64)0, c.bad);
+	free(seq);
+}
+
 struct poller {
 	int fd;
 	int ret;
