@@ -9,8 +9,7 @@
 #   EXTRA_TESTS=DIR   also run DIR's executables as kselftest-style programs
 #   RIG_KERNELS="6.1 6.12"  the kernels (Debian's linux-source-VERSION) to
 #                     build and boot: the EL1 run (the whole suite) boots each;
-#                     the smoke runs boot the last one listed, whose
-#                     runs come first
+#                     the smoke runs boot the last one listed
 #   RIG_RUNS="el1 el2 acpi"  which VM runs to make (default all three; "acpi" boots
 #                       UEFI+ACPI with the tables of acpi/ for the smoke subset)
 #   VM_TIMEOUT=SECONDS  hard timeout of one VM run (default 1500)
@@ -233,14 +232,7 @@ vm_run() {
 	return 0
 }
 rm -rf "$build/runs"
-# The last kernel boots first: its runs (the full-volume entries, the smoke
-# runs) leave its post suites the most to decode, and they then decode
-# beside the other kernels' VM runs instead of after every VM is done.
-vm_kernels=$last_kernel
 for k in $kernels; do
-	[ "$k" = "$last_kernel" ] || vm_kernels="$vm_kernels $k"
-done
-for k in $vm_kernels; do
 	for r in $runs; do
 		# The smoke runs add a boot path, not coverage a second kernel
 		# would repeat: they boot the newest kernel asked for.
