@@ -179,19 +179,19 @@ def judge_kunit_suite(label, suite, text, console_lines):
     return tally
 
 
-def judge_tap(label, name, text, rc, diag=None):
+def judge_tap(label, name, text, rc, diag=None, limit=8):
     """Count the cases of a kselftest-style TAP document and its exit code.
 
     With @diag ("after" or "before", see case_diagnostics()) a failing
-    case's line carries its diagnostics, so that the CI log, which keeps
-    the Failures section, says why.
+    case's line carries its diagnostics (at most @limit lines), so that
+    the CI log, which keeps the Failures section, says why.
     """
     tally = Tally()
     plan, cases = parse_tap_level(text.splitlines(), 0)
     if rc == 4 and not cases:
         tally.add("skip", f"{label}: {name}: skipped as a whole")
         return tally
-    diags = case_diagnostics(text, diag) if diag else {}
+    diags = case_diagnostics(text, diag, limit) if diag else {}
     for n, (case, status) in sorted(cases.items()):
         what = f"{label}: {name}.{case}"
         if status == "fail" and diags.get(n):
@@ -317,16 +317,23 @@ def judge_run(label, run_dir, out):
             rc = int(keys.get("rc", "1"))
             if kind == "ksft":
                 text = read(os.path.join(run_dir, "ksft", name + ".tap"))
-                t = judge_tap(label, name, text, rc)
-                if t.failed:
-                    # The CI log keeps the Failures section: say why there.
+                # The CI log keeps the Failures section: each failing
+                # case says why there, with the lines the harness printed
+                # before its result
+                t = judge_tap(label, name, text, rc, "before", 15)
+                if t.failed and not any("\n" in f for f in t.failures):
+                    # no case to hang them on (killed, no result): the end
                     diag = [ln.strip() for ln in text.splitlines()
                             if ln.lstrip().startswith("#")][-15:]
-                    if diag:
-                        t.failures[-1] += "".join("\n      " + d for d in diag)
+                    t.failures[-1] += "".join("\n      " + d for d in diag)
             else:
                 t = Tally()
-                t.add("pass" if rc == 0 else "fail", f"{label}: sh {name} exited {rc}")
+                what = f"{label}: sh {name} exited {rc}"
+                if rc:
+                    log = read(os.path.join(run_dir, "sh", name + ".log"))
+                    what += "".join("\n      " + ln[:300] for ln in
+                                    [x for x in log.splitlines() if x.strip()][-10:])
+                t.add("pass" if rc == 0 else "fail", what)
             print(f"  {'ok' if t.failed == 0 else 'FAIL':4} [{label}] {kind} {name}: "
                   f"{t.counts()} ({secs:.1f} s)", file=out)
             total.merge(t)

@@ -169,6 +169,58 @@ def kselftest_diagnostics_come_before_the_case():
     assert rig_results.case_diagnostics(text, "after")[2] == ["# RUN c"]
 
 
+VM_KSFT_TAP = """TAP version 13
+1..3
+#  RUN           lc.first ...
+#            OK  lc.first
+ok 1 lc.first
+#  RUN           lc.second ...
+# lc.c:365:second:Expected 7 (7) == 8 (8)
+# second: Test failed at step #3
+#          FAIL  lc.second
+not ok 2 lc.second
+#  RUN           lc.third ...
+# lc.c:823:third:note of a case that passed
+#            OK  lc.third
+ok 3 lc.third
+# FAILED: 2 / 3 tests passed.
+# Totals: pass:2 fail:1 xfail:0 xpass:0 skip:0 error:0
+"""
+
+
+@case
+def vm_kselftest_failure_carries_its_own_diagnostics():
+    # CI keeps only the Failures section: a failing kselftest case there
+    # says why with its own lines, not the program's last ones (stop 29's
+    # CI showed the tail of lifecycle_test, which was another case's)
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        os.mkdir(os.path.join(d, "ksft"))
+        with open(os.path.join(d, "ksft", "lc.tap"), "w") as f:
+            f.write(VM_KSFT_TAP)
+        os.mkdir(os.path.join(d, "sh"))
+        with open(os.path.join(d, "sh", "e2e.log"), "w") as f:
+            f.write("capture: 3 CPUs\ndecode: 12 gaps, expected 0\n\n")
+        with open(os.path.join(d, "events"), "w") as f:
+            f.write("begin subset=all el=1 cpus=4\n"
+                    "ksft lc rc=1 ms=1000\nsh e2e rc=1 ms=10\n"
+                    "kmemleak-scanned bytes=0\nend\n")
+        with open(os.path.join(d, "plan"), "w") as f:
+            f.write("ksft\tall\tlc\nsh\tall\te2e\ttrue\n")
+        for name, text in (("console.log", ""), ("kmemleak", ""),
+                           ("qemu.rc", "0\n")):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        t = rig_results.judge_run("EL1", d, io.StringIO())
+    lines = [f for f in t.failures if ": lc" in f]
+    assert len(lines) == 1 and "EL1: lc.lc.second" in lines[0], t.failures
+    assert "lc.c:365:second:Expected 7 (7) == 8 (8)" in lines[0], lines[0]
+    assert "third" not in lines[0], lines[0]
+    # and a shell case its log's last lines
+    assert "EL1: sh e2e exited 1\n      capture: 3 CPUs\n" \
+        "      decode: 12 gaps, expected 0" in t.failures, t.failures
+
+
 @case
 def splat_patterns_match_reports_not_boot_messages():
     boot = [
