@@ -229,10 +229,9 @@ static void trbe_enable_local(struct trbe_cpu *tc, u64 base, u64 ptr,
 	trbe_flush_start(tc);
 }
 
-/* Stream position of TRBPTR (the TRBE drained). */
-u64 trbe_ptr_pos(struct trbe_cpu *tc, bool wrapped)
+/* Stream position of a TRBPTR value @ptr, read after the TRBE drained */
+static u64 trbe_ptr_pos_at(struct trbe_cpu *tc, u64 ptr, bool wrapped)
 {
-	u64 ptr = ete_read(&tc->acc, ETE_TRBPTR_EL1);
 	u64 off = ptr - (u64)(uintptr_t)tc->buf->vaddr;
 
 	if (tc->cfg.fm == TRBE_FM_FILL) {
@@ -243,6 +242,12 @@ u64 trbe_ptr_pos(struct trbe_cpu *tc, bool wrapped)
 			     tc->head, tc->win.limit);
 	}
 	return trbe_wrap_head(&tc->geom, tc->head, off, wrapped);
+}
+
+/* Stream position of TRBPTR (the TRBE drained). */
+u64 trbe_ptr_pos(struct trbe_cpu *tc, bool wrapped)
+{
+	return trbe_ptr_pos_at(tc, ete_read(&tc->acc, ETE_TRBPTR_EL1), wrapped);
 }
 
 /*
@@ -566,6 +571,8 @@ void trbe_flush_init(struct trbe_cpu *tc)
 	tc->flush.function = trbe_flush_fn;
 }
 
+static void trbe_handle_at(struct trbe_cpu *tc, u64 sr, u64 ptr,
+			   const struct trbe_status *st, bool go_on);
 static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
 			      const struct trbe_status *st, bool go_on);
 
@@ -680,12 +687,13 @@ static void trbe_report_fault(struct trbe_cpu *tc, u64 sr,
 }
 
 /*
- * Act on a decoded status; the TRBE is disabled and drained.  @go_on:
- * re-arm or resume where the event allows it (the interrupt, a snapshot);
- * false when the TRBE is being stopped (only publish and record).
+ * Act on a decoded status; the TRBE is disabled and drained, @ptr is its
+ * TRBPTR.  @go_on: re-arm or resume where the event allows it (the
+ * interrupt, a snapshot; on the CPU); false when the TRBE is being
+ * stopped (only publish and record; no register access).
  */
-static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
-			      const struct trbe_status *st, bool go_on)
+static void trbe_handle_at(struct trbe_cpu *tc, u64 sr, u64 ptr,
+			   const struct trbe_status *st, bool go_on)
 {
 	u64 head;
 
@@ -693,7 +701,7 @@ static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
 		trbe_report_fault(tc, sr, st);
 		return;
 	}
-	head = trbe_ptr_pos(tc, st->wrapped);
+	head = trbe_ptr_pos_at(tc, ptr, st->wrapped);
 	if (tc->cfg.fm == TRBE_FM_FILL)
 		trbe_stream_publish(tc, head);
 	else
@@ -722,6 +730,36 @@ static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
 	default:	/* WRAP, TRIG_IRQ: keep collecting from where it was */
 		trbe_resume_local(tc, head);
 	}
+}
+
+static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
+			      const struct trbe_status *st, bool go_on)
+{
+	trbe_handle_at(tc, sr, ete_read(&tc->acc, ETE_TRBPTR_EL1), st, go_on);
+}
+
+/**
+ * trbe_take_saved_event() - an event the power-down save left pending
+ * @tc: the CPU, offline, its TRBE saved (&struct trbe_pm_state)
+ * @sr: the saved TRBSR_EL1, with IRQ or S set
+ * @ptr: the saved TRBPTR_EL1
+ *
+ * The session ended while the CPU was offline, so no restore will let
+ * the handler take it: record it as a stop would (trbe_disarm_local()),
+ * from the saved registers: the window's data published, a trigger's
+ * offset and STOPPED, a fault's last_error and FAULT.
+ *
+ * Context: tc->slock held; does not touch the TRBE.
+ * Return: true if it was an event of this driver's.
+ */
+bool trbe_take_saved_event(struct trbe_cpu *tc, u64 sr, u64 ptr)
+{
+	struct trbe_status st = trbe_status_decode(sr, tc->cfg.fm, tc->cfg.tm);
+
+	if (st.action == TRBE_ACT_NOT_OURS)
+		return false;
+	trbe_handle_at(tc, sr, ptr, &st, false);
+	return true;
 }
 
 /*

@@ -131,8 +131,12 @@ out_unlock:
  * @priv: the driver instance
  * @cpu: the offline CPU
  *
- * What the TRBE wrote was published at the save; only the stream state
- * changes.
+ * What the TRBE wrote was published at the save, unless an event was
+ * pending then (trbe_pm_publish() left it to the handler after a restore
+ * that will not come): it is taken now from the saved registers, as a
+ * stop takes one.  The stream state changes, and the device's own modes
+ * come back as at stop_local() (a configfs profile's trbe/ settings hold
+ * for its session only).
  *
  * Context: process context, @cpu offline, CPU hotplug lock held.
  */
@@ -144,11 +148,15 @@ void trbe_pm_forget(void *priv, int cpu)
 	if (!tc)
 		return;
 	raw_spin_lock_irqsave(&tc->slock, flags);
+	if (tc->pm.saved && tc->pm.armed && tc->buf &&
+	    (tc->pm.sr & (TRBE_SR_IRQ | TRBE_SR_S)))
+		trbe_take_saved_event(tc, tc->pm.sr, tc->pm.ptr);
 	tc->pm.saved = false;
 	tc->in_session = false;
 	tc->trfcr_held = false;
 	if (tc->buf && (tc->state == ETE_TRBE_STATE_RUNNING ||
 			tc->state == ETE_TRBE_STATE_WAITING))
 		trbe_stream_set_state(tc, ETE_TRBE_STATE_IDLE);
+	trbe_sink_restore(tc);
 	raw_spin_unlock_irqrestore(&tc->slock, flags);
 }

@@ -104,7 +104,16 @@ static void trbe_sink_override(struct trbe_cpu *tc,
 		tc->cfg.trig_count = s->trigger_count;
 }
 
-static void trbe_sink_restore(struct trbe_cpu *tc)
+/**
+ * trbe_sink_restore() - the device's own modes again after a session's
+ * @tc: the CPU
+ *
+ * Every way a session ends calls this: stop_local() and, for a session
+ * that ended while its CPU was offline, forget() (trbe_pm_forget()).
+ *
+ * Context: tc->slock held.
+ */
+void trbe_sink_restore(struct trbe_cpu *tc)
 {
 	if (!tc->cfg_override)
 		return;

@@ -232,6 +232,7 @@ TEST_F_TIMEOUT(model, paused_reader_gaps, 120)
 	struct checker c = { 0 };
 	__u64 i, dropped, jumped;
 	long long dropped0;
+	double end;
 
 	if (!model_present(self->cpu))
 		SKIP(return, "no ETE/TRBE model loaded");
@@ -249,8 +250,14 @@ TEST_F_TIMEOUT(model, paused_reader_gaps, 120)
 		ASSERT_EQ(0, tbuf_wait_state(&self->t, ETE_TRBE_STATE_RUNNING,
 					     5));
 	}
-	while (c.next < 512 * KB && tbuf_state(&self->t) ==
-	       ETE_TRBE_STATE_RUNNING && tbuf_head(&self->t) < 2 * MB) {
+	/*
+	 * Until every byte came or the model discarded it (a stop's; when
+	 * those were the last bytes, they never come): a slow reader under
+	 * TCG may make more stops than the two
+	 */
+	end = now_s() + 60;
+	while (c.bytes + (model_stat(self->cpu, "bytes_dropped") - dropped0) <
+	       512 * KB && tbuf_head(&self->t) < 2 * MB && now_s() < end) {
 		tbuf_drain_copy(&self->t, &c, copy, 2 * MB);
 		usleep(2000);
 	}
@@ -261,7 +268,8 @@ TEST_F_TIMEOUT(model, paused_reader_gaps, 120)
 	dropped = model_stat(self->cpu, "bytes_dropped") - dropped0;
 
 	EXPECT_EQ((__u64)0, c.bad);
-	EXPECT_EQ(512 * KB, c.next);
+	/* what did not come, the model discarded (Ignore padding counts too) */
+	EXPECT_LE(512 * KB, c.bytes + dropped);
 	/*
 	 * Two pauses, so at least two stops (a slow reader under TCG may
 	 * cause more): a gap for each, nothing the driver dropped itself.
