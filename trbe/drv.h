@@ -406,6 +406,7 @@ void trbe_drain_local(struct trbe_cpu *tc);
 void trbe_disable_local(struct trbe_cpu *tc);
 u64 trbe_ptr_pos(struct trbe_cpu *tc, bool wrapped);
 bool trbe_take_saved_event(struct trbe_cpu *tc, u64 sr, u64 ptr);
+void trbe_sink_restore(struct trbe_cpu *tc);
 void trbe_publish_lap(struct trbe_cpu *tc, u64 head, bool wrapped);
 irqreturn_t trbe_irq_handler(int irq, void *dev);
 
@@ -416,7 +417,6 @@ void trbe_pm_forget(void *priv, int cpu);
 
 /* session.c */
 void trbe_cpu_geom(const struct trbe_cpu *tc, struct trbe_geom *g);
-void trbe_sink_restore(struct trbe_cpu *tc);
 int trbe_sink_register(struct trbe_drv *drv);
 void trbe_sink_unregister(struct trbe_drv *drv);
 int trbe_session_start(struct trbe_cpu *tc, struct file *file);

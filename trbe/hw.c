@@ -739,6 +739,25 @@ static void trbe_handle_local(struct trbe_cpu *tc, u64 sr,
 }
 
 /**
+ * trbe_sink_restore() - the device's own modes again after a session's
+ * @tc: the CPU
+ *
+ * Every way a session ends calls this: stop_local() and, for a session
+ * that ended while its CPU was offline, forget() (trbe_pm_forget()).
+ *
+ * Context: tc->slock held.
+ */
+void trbe_sink_restore(struct trbe_cpu *tc)
+{
+	if (!tc->cfg_override)
+		return;
+	tc->cfg.fm = tc->saved_cfg.fm;
+	tc->cfg.tm = tc->saved_cfg.tm;
+	tc->cfg.trig_count = tc->saved_cfg.trig_count;
+	tc->cfg_override = false;
+}
+
+/**
  * trbe_take_saved_event() - an event the power-down save left pending
  * @tc: the CPU, offline, its TRBE saved (&struct trbe_pm_state)
  * @sr: the saved TRBSR_EL1, with IRQ or S set

@@ -104,25 +104,6 @@ static void trbe_sink_override(struct trbe_cpu *tc,
 		tc->cfg.trig_count = s->trigger_count;
 }
 
-/**
- * trbe_sink_restore() - the device's own modes again after a session's
- * @tc: the CPU
- *
- * Every way a session ends calls this: stop_local() and, for a session
- * that ended while its CPU was offline, forget() (trbe_pm_forget()).
- *
- * Context: tc->slock held.
- */
-void trbe_sink_restore(struct trbe_cpu *tc)
-{
-	if (!tc->cfg_override)
-		return;
-	tc->cfg.fm = tc->saved_cfg.fm;
-	tc->cfg.tm = tc->saved_cfg.tm;
-	tc->cfg.trig_count = tc->saved_cfg.trig_count;
-	tc->cfg_override = false;
-}
-
 static int trbe_sink_start(void *priv, int cpu,
 			   const struct ete_sink_settings *s)
 {

@@ -124,6 +124,8 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 	struct checker c = { 0 };
 	long long fills0 = model_stat(ERRATA_CPU, "quirk_fills");
 	__u64 i, seg = 0, head, ngaps, erratum = 0;
+	long long dropped0;
+	double end;
 	__u64 page = sysconf(_SC_PAGESIZE);
 
 	ASSERT_NE(NULL, copy);
@@ -135,6 +137,7 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 	 * buffers' worth.
 	 */
 	ASSERT_EQ(0, model_replay(ERRATA_CPU, seq, MB));
+	dropped0 = model_stat(ERRATA_CPU, "bytes_dropped");
 	ASSERT_EQ(0, open_start(&self->t));
 	self->opened = 1;
 	for (i = 0; i < 2; i++) {
@@ -145,8 +148,14 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 		ASSERT_EQ(0, tbuf_wait_state(&self->t, ETE_TRBE_STATE_RUNNING,
 					     5));
 	}
-	while (c.next < MB && tbuf_state(&self->t) ==
-	       ETE_TRBE_STATE_RUNNING && tbuf_head(&self->t) < 2 * MB) {
+	/*
+	 * Until every byte came or the model discarded it (a later stop's,
+	 * the reader behind under TCG; when those were the last bytes,
+	 * they never come)
+	 */
+	end = now_s() + 60;
+	while (c.bytes + (model_stat(ERRATA_CPU, "bytes_dropped") - dropped0) <
+	       MB && tbuf_head(&self->t) < 2 * MB && now_s() < end) {
 		tbuf_drain_copy(&self->t, &c, copy, 2 * MB);
 		usleep(2000);
 	}
@@ -168,7 +177,9 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 	EXPECT_EQ((__u64)0, c.bad);
 	/* a jump only at a gap; none where nothing was made meanwhile */
 	EXPECT_GE(ngaps - erratum, c.jumps);
-	EXPECT_EQ(MB, c.next);
+	/* what did not come, the model discarded (Ignore padding counts too) */
+	EXPECT_LE(MB, c.bytes +
+		  (model_stat(ERRATA_CPU, "bytes_dropped") - dropped0));
 	/* each segment between gaps on its own: in order, nothing foreign */
 	for (i = 0; i <= ngaps; i++) {
 		__u64 next = i < ngaps ? self->t.hdr->gaps[i].offset : head;
