@@ -1,9 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build an arm64 test kernel from one of Debian's linux-source-VERSION
-# packages (6.1 or 6.12) and the config fragment kept beside this script,
-# into BUILD_DIR/kernel-VERSION.  Rebuilds only when the fragment (or this
-# script) changes; prints nothing but a line when the kernel is current.
+# packages (6.1, 6.12, 7.3) and the config fragment kept beside this
+# script, into BUILD_DIR/kernel-VERSION.  The package comes from Debian's
+# archive through rig-apt.sh, whatever the host's release (6.1 is only in
+# Debian 12, 7.x only in trixie-backports), and is unpacked, never
+# installed; BUILD_DIR/src keeps its tarball and version.  Rebuilds only
+# when the fragment, this script or the package's version changes; prints
+# nothing but a line when the kernel is current.
 #
 # Usage: build-kernel.sh BUILD_DIR VERSION
 set -euo pipefail
@@ -11,7 +15,6 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(realpath -m "${1:?usage: build-kernel.sh BUILD_DIR VERSION}")
 ver=${2:?usage: build-kernel.sh BUILD_DIR VERSION}
-tarball=/usr/src/linux-source-$ver.tar.xz
 src=$build/linux-source-$ver
 obj=$build/kernel-$ver
 frag=$here/kernel.config
@@ -23,17 +26,34 @@ mkdir -p "$build"
 exec 9>"$build/.kernel-$ver.lock"
 flock 9
 
-stamp=$(cat "$frag" "$0" | sha256sum | cut -c1-16)
+# The source: the archive's candidate the first time, then the version
+# fetched then (BUILD_DIR/src/linux-source-VERSION.version), until that
+# file is removed: a rebuild never waits on the network.
+pkg=linux-source-$ver
+tarball=$build/src/$pkg.tar.xz
+if [ ! -f "$tarball" ] || [ ! -s "$build/src/$pkg.version" ]; then
+	pv=$("$here/rig-apt.sh" "$build" version "$pkg")
+	echo "kernel $ver: fetching $pkg $pv"
+	rm -rf "$build/src/$pkg.deb.d"
+	"$here/rig-apt.sh" "$build" unpack "$pkg=$pv" "$build/src/$pkg.deb.d"
+	mv "$build/src/$pkg.deb.d/usr/src/$pkg.tar.xz" "$tarball"
+	rm -rf "$build/src/$pkg.deb.d"
+	echo "$pv" >"$build/src/$pkg.version"
+fi
+pv=$(cat "$build/src/$pkg.version")
+
+stamp=$( (cat "$frag" "$0"; echo "$pv") | sha256sum | cut -c1-16)
 if [ -f "$obj/.ete-stamp" ] && [ "$(cat "$obj/.ete-stamp")" = "$stamp" ] &&
    [ -f "$obj/arch/arm64/boot/Image" ] && [ -f "$obj/Module.symvers" ]; then
 	echo "kernel $ver: up to date ($stamp)"
 	exit 0
 fi
 
-mkdir -p "$build"
-if [ ! -f "$src/Makefile" ]; then
-	echo "kernel $ver: unpacking $tarball"
+if [ ! -f "$src/Makefile" ] || [ "$(cat "$src/.ete-version" 2>/dev/null)" != "$pv" ]; then
+	echo "kernel $ver: unpacking $pkg $pv"
+	rm -rf "$src"
 	tar -C "$build" -xJf "$tarball"
+	echo "$pv" >"$src/.ete-version"
 fi
 
 rm -rf "$obj"
@@ -70,5 +90,5 @@ done <"$frag"
 echo "kernel $ver: building Image and modules with $jobs jobs"
 start=$(date +%s)
 kmake -j"$jobs" Image modules
-echo "kernel $ver: built in $(($(date +%s) - start)) s"
+echo "kernel $ver: $pkg $pv built in $(($(date +%s) - start)) s"
 echo "$stamp" >"$obj/.ete-stamp"

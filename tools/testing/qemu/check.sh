@@ -7,9 +7,11 @@
 # Environment:
 #   RIG_FAULT=warn|oops|kasan|leak|hang|kunit|ksft  add a canary that fails
 #   EXTRA_TESTS=DIR   also run DIR's executables as kselftest-style programs
-#   RIG_KERNELS="6.1 6.12"  the kernels (Debian's linux-source-VERSION) to
+#   RIG_KERNELS="6.1 6.12 7.3"  the kernels (Debian's linux-source-VERSION,
+#                     fetched by rig-apt.sh whatever the host's release) to
 #                     build and boot: the EL1 run (the whole suite) boots each;
-#                     the smoke runs boot the last one listed
+#                     the full-volume entries and the smoke runs boot the
+#                     last one listed
 #   RIG_RUNS="el1 el2 acpi"  which VM runs to make (default all three; "acpi" boots
 #                       UEFI+ACPI with the tables of acpi/ for the smoke subset)
 #   VM_TIMEOUT=SECONDS  hard timeout of one VM run (default 1500)
@@ -36,7 +38,7 @@ build=$top/build
 fault=${RIG_FAULT:-}
 extra=${EXTRA_TESTS:-}
 runs=${RIG_RUNS:-el1 el2 acpi}
-kernels=${RIG_KERNELS:-6.1 6.12}
+kernels=${RIG_KERNELS:-6.1 6.12 7.3}
 last_kernel=${kernels##* }
 first_kernel=${kernels%% *}
 export RIG_KERNELS=$kernels

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Install what the build and the test rig need on a Debian 12 x86-64 host.
+# Install what the build and the test rig need on a Debian 12 or 13 x86-64
+# host (the packages of host-packages.txt, by the same names on both).
 # Quick when everything is there: it only asks dpkg.
 #
 # Usage: setup-host.sh BUILD_DIR
@@ -16,13 +17,6 @@ for p in $pkgs; do
 		missing="$missing $p"
 done
 
-updated=
-apt_update() {
-	[ -n "$updated" ] && return
-	apt-get update -qq
-	updated=1
-}
-
 as_root() {
 	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
@@ -30,28 +24,27 @@ as_root() {
 if [ -n "$missing" ]; then
 	echo "setup: installing$missing"
 	as_root apt-get update -qq
-	updated=1
 	as_root env DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -qq --no-install-recommends $missing
 fi
 
 # An arm64 busybox for the VM's initramfs, unpacked into the build folder,
-# never installed on the host.
+# never installed on the host, through the rig's own apt (rig-apt.sh: no
+# foreign architecture added to the host).  Debian 12's package has it in
+# /bin, Debian 13's (merged /usr) in /usr/bin.
 bb=$build/busybox/bin/busybox
 if [ ! -x "$bb" ]; then
-	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-		as_root dpkg --add-architecture arm64
-		updated=
-	fi
-	[ -n "$updated" ] || as_root apt-get update -qq
-	tmp=$(mktemp -d)
-	chmod 755 "$tmp"
-	(cd "$tmp" && apt-get download -qq busybox-static:arm64)
+	rm -rf "$build/busybox.deb.d"
+	"$here/rig-apt.sh" "$build" unpack busybox-static:arm64 "$build/busybox.deb.d"
+	found=
+	for f in bin/busybox usr/bin/busybox; do
+		[ -x "$build/busybox.deb.d/$f" ] && found=$build/busybox.deb.d/$f && break
+	done
+	[ -n "$found" ] || { echo "setup: no busybox in busybox-static:arm64" >&2; exit 1; }
 	rm -rf "$build/busybox"
-	mkdir -p "$build/busybox"
-	dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$build/busybox"
-	rm -rf "$tmp"
-	[ -x "$bb" ] || { echo "setup: no busybox in busybox-static:arm64" >&2; exit 1; }
-	echo "setup: arm64 busybox unpacked"
+	mkdir -p "$build/busybox/bin"
+	mv "$found" "$bb"
+	rm -rf "$build/busybox.deb.d"
+	echo "setup: arm64 busybox unpacked ($(LC_ALL=C "$here/rig-apt.sh" "$build" version busybox-static:arm64))"
 fi
 echo "setup: host ready"

@@ -18,7 +18,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/../../.." && pwd)
 build=$(realpath -m "${1:?usage: $0 BUILD_DIR}")
-kernels=${RIG_KERNELS:-6.1 6.12}
+kernels=${RIG_KERNELS:-6.1 6.12 7.3}
 cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 n=0
 
@@ -40,18 +40,23 @@ done
 echo "TAP version 13"
 echo "1..$((3 * ${#targets[@]}))"
 
+# The rig's own view of Debian's archive (rig-apt.sh): the arm64 headers
+# are found and unpacked the same way on a Debian 12 or 13 host, with no
+# foreign architecture on the host.
+rapt() { "$here/rig-apt.sh" "$build" "$@"; }
+
 # headers_pkg VERSION FLAVOUR SRCVER: the name of Debian's linux-headers
 # package of that flavour and version, from the package index
 headers_pkg() {
 	local ver=$1 flavour=$2 srcver=$3 p
-	for p in $(apt-cache search --names-only "^linux-headers-$ver[.0-9]*[-+].*-$flavour\$" |
+	for p in $(rapt cache search --names-only "^linux-headers-$ver[.0-9]*[-+].*-$flavour\$" |
 		awk '{print $1}'); do
 		case "$flavour:$p" in
 		arm64:*-rt-arm64 | arm64:*-cloud-arm64) continue ;;
 		esac
 		# (no "| grep -q" under pipefail: grep leaving at the first
 		# match may kill apt-cache with SIGPIPE, failing the pipe)
-		if grep -qx "Version: $srcver" <<<"$(apt-cache show "$p:arm64" 2>/dev/null)"; then
+		if grep -qx "Version: $srcver" <<<"$(rapt cache show "$p:arm64" 2>/dev/null)"; then
 			echo "$p"
 			return 0
 		fi
@@ -60,31 +65,23 @@ headers_pkg() {
 }
 
 # headers_of VERSION FLAVOUR DIR: unpack Debian's linux-headers package of
-# that flavour whose version is linux-source-VERSION's into DIR; print the
-# path of its tree.  Seen once on a fresh machine: linux-source-6.12
-# 6.12.118 installed and no arm64 headers of that version in the index
-# (not reproduced; an arm64 list older than the source's, from a mirror
-# behind, is the likeliest cause).  So the index is read again once before
-# giving up, and a failure lists the versions the index has.
+# that flavour whose version is the rig's linux-source-VERSION's (the one
+# build-kernel.sh fetched: BUILD_DIR/src/linux-source-VERSION.version)
+# into DIR; print the path of its tree.  A failure lists the versions the
+# index has.
 headers_of() {
 	local ver=$1 flavour=$2 dir=$3 srcver pkg
-	srcver=$(dpkg-query -W -f='${Version}' "linux-source-$ver")
+	srcver=$(cat "$build/src/linux-source-$ver.version")
 	pkg=$(headers_pkg "$ver" "$flavour" "$srcver")
-	if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
-		apt-get update -qq >/dev/null 2>&1
-		pkg=$(headers_pkg "$ver" "$flavour" "$srcver")
-	fi
 	if [ -z "$pkg" ]; then
 		echo "no linux-headers-$ver*-$flavour of version $srcver; the index has:" >&2
-		apt-cache search --names-only "^linux-headers-$ver[.0-9]*[-+].*-$flavour\$" |
+		rapt cache search --names-only "^linux-headers-$ver[.0-9]*[-+].*-$flavour\$" |
 			awk '{print $1}' | while read -r p; do
-			echo "  $p $(apt-cache show "$p:arm64" 2>/dev/null | sed -n 's/^Version: //p' | tr '\n' ' ')"
+			echo "  $p $(rapt cache show "$p:arm64" 2>/dev/null | sed -n 's/^Version: //p' | tr '\n' ' ')"
 		done >&2
 		return 1
 	fi
-	mkdir -p "$dir"
-	(cd "$dir" && apt-get download -qq "$pkg:arm64=$srcver" >/dev/null 2>&1) &&
-		dpkg-deb -x "$dir"/"${pkg}"_*_arm64.deb "$dir/x" || return 1
+	rapt unpack "$pkg:arm64=$srcver" "$dir/x" >/dev/null || return 1
 	echo "$dir/x/usr/src/$pkg"
 }
 
