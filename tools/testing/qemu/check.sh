@@ -216,12 +216,14 @@ vm_run() {
 	shift 4
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	# the full-volume entries on the last kernel, their quick twins on the others
+	# the full-volume entries and those tagged "newest" on the last kernel,
+	# the quick twins of the full-volume ones on the others
 	local volume=quick
 	[ "$k" = "$last_kernel" ] && volume=full
 	cat "$manifests"/*.list | awk -v s="$subset" -v vol="$volume" \
 		'!/^[ \t]*#/ && NF >= 3 && ($2 == "smoke" ||
-		 (s == "all" && ($2 == "all" || $2 == vol)))' >"$dir/plan"
+		 (s == "all" && ($2 == "all" || $2 == vol ||
+		  ($2 == "newest" && vol == "full"))))' >"$dir/plan"
 	[ -n "$extra" ] && [ "$subset" = all ] && find "$extra" -maxdepth 1 -type f -perm -u+x -printf 'ksft\tall\t%f\n' | sort >>"$dir/plan"
 	local initrd=$build/initramfs-$k.cpio.gz
 	[ "${dir##*/}" = acpi ] && initrd=$build/acpi-initrd-$k
