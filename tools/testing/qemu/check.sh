@@ -7,11 +7,13 @@
 # Environment:
 #   RIG_FAULT=warn|oops|kasan|leak|hang|kunit|ksft  add a canary that fails
 #   EXTRA_TESTS=DIR   also run DIR's executables as kselftest-style programs
-#   RIG_KERNELS="6.1 6.12 7.3"  the kernels (Debian's linux-source-VERSION,
+#   RIG_KERNELS="6.1 6.12"  the kernels (Debian's linux-source-VERSION,
 #                     fetched by rig-apt.sh whatever the host's release) to
 #                     build and boot: the EL1 run (the whole suite) boots each;
-#                     the full-volume entries and the smoke runs boot the
-#                     last one listed
+#                     the full-volume and "newest" entries and the smoke runs
+#                     boot the last one listed.  "6.1 6.12 7.3" adds Debian's
+#                     newest (trixie-backports); the production build against
+#                     Debian's 7.3 headers runs either way
 #   RIG_RUNS="el1 el2 acpi"  which VM runs to make (default all three; "acpi" boots
 #                       UEFI+ACPI with the tables of acpi/ for the smoke subset)
 #   VM_TIMEOUT=SECONDS  hard timeout of one VM run (default 1500)
@@ -38,7 +40,7 @@ build=$top/build
 fault=${RIG_FAULT:-}
 extra=${EXTRA_TESTS:-}
 runs=${RIG_RUNS:-el1 el2 acpi}
-kernels=${RIG_KERNELS:-6.1 6.12 7.3}
+kernels=${RIG_KERNELS:-6.1 6.12}
 last_kernel=${kernels##* }
 first_kernel=${kernels%% *}
 export RIG_KERNELS=$kernels

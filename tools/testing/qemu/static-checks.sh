@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Static checks as a TAP suite: checkpatch --strict on every C source and
-# header, and for each rig kernel (RIG_KERNELS, default "6.1 6.12 7.3") a
+# header, and for each rig kernel (RIG_KERNELS, default "6.1 6.12") a
 # from-scratch build of every module with W=1 (which also runs kernel-doc)
 # and sparse (C=2) that must print no warning.
 #
@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 build=${1:?}
 only=${2:-}
-kernels=${RIG_KERNELS:-6.1 6.12 7.3}
+kernels=${RIG_KERNELS:-6.1 6.12}
 ksrc=$build/linux-source-${kernels%% *}
 cd "$top" || exit 1
 
