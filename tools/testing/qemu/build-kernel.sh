@@ -9,17 +9,8 @@
 # when the fragment, this script or the package's version changes; prints
 # nothing but a line when the kernel is current.
 #
-# Usage: build-kernel.sh [--source-only] BUILD_DIR VERSION
-#   --source-only: fetch and unpack the source into BUILD_DIR/linux-source-
-#   VERSION and stop (host.d/production_build.sh builds against Debian's
-#   headers of kernels the rig does not boot)
+# Usage: build-kernel.sh BUILD_DIR VERSION
 set -euo pipefail
-
-source_only=
-if [ "${1:-}" = --source-only ]; then
-	source_only=1
-	shift
-fi
 
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(realpath -m "${1:?usage: build-kernel.sh BUILD_DIR VERSION}")
@@ -52,25 +43,18 @@ fi
 pv=$(cat "$build/src/$pkg.version")
 
 stamp=$( (cat "$frag" "$0"; echo "$pv") | sha256sum | cut -c1-16)
-unpack_source() {
-	if [ ! -f "$src/Makefile" ] || [ "$(cat "$src/.ete-version" 2>/dev/null)" != "$pv" ]; then
-		echo "kernel $ver: unpacking $pkg $pv"
-		rm -rf "$src"
-		tar -C "$build" -xJf "$tarball"
-		echo "$pv" >"$src/.ete-version"
-	fi
-}
-if [ -n "$source_only" ]; then
-	unpack_source
-	exit 0
-fi
 if [ -f "$obj/.ete-stamp" ] && [ "$(cat "$obj/.ete-stamp")" = "$stamp" ] &&
    [ -f "$obj/arch/arm64/boot/Image" ] && [ -f "$obj/Module.symvers" ]; then
 	echo "kernel $ver: up to date ($stamp)"
 	exit 0
 fi
 
-unpack_source
+if [ ! -f "$src/Makefile" ] || [ "$(cat "$src/.ete-version" 2>/dev/null)" != "$pv" ]; then
+	echo "kernel $ver: unpacking $pkg $pv"
+	rm -rf "$src"
+	tar -C "$build" -xJf "$tarball"
+	echo "$pv" >"$src/.ete-version"
+fi
 
 rm -rf "$obj"
 mkdir -p "$obj"

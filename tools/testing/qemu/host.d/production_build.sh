@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The production build as a user makes it: plain `make` against the
-# headers of Debian's own arm64 kernels.  For each rig kernel VERSION, and
-# for 7.3 (the newest Debian ships) whether the rig boots it or not, the
+# headers of Debian's own arm64 kernels.  For each rig kernel VERSION the
 # linux-headers package of the same version as linux-source-VERSION
 # (linux-headers-*-arm64 and, for 6.12, the PREEMPT_RT flavour -rt-arm64)
 # gives the configuration (which has no KUnit) and Module.symvers; the tree
@@ -19,13 +18,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/../../.." && pwd)
 build=$(realpath -m "${1:?usage: $0 BUILD_DIR}")
-# The rig's kernels and the newest Debian ships (7.3, trixie-backports),
-# which the rig may not boot (RIG_KERNELS): its source is fetched here.
 kernels=${RIG_KERNELS:-6.1 6.12}
-case " $kernels " in
-*" 7.3 "*) ;;
-*) kernels="$kernels 7.3" ;;
-esac
 cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 n=0
 
@@ -97,12 +90,6 @@ for t in "${targets[@]}"; do
 	flavour=${t#*:}
 	src=$build/linux-source-$k
 	obj=$build/kdist-$k-$flavour
-	if ! log=$("$here/build-kernel.sh" --source-only "$build" "$k" 2>&1); then
-		tap 1 "$k: Debian's linux-source-$k fetched and unpacked" "$log"
-		tap 1 "$k (Debian's $flavour headers): plain make builds ete.ko and trbe.ko only (no source)"
-		tap 1 "$k (Debian's $flavour headers): warning-free (no source)"
-		continue
-	fi
 	label="$k (Debian's $flavour headers)"
 	if [ ! -f "$obj/Module.symvers" ] || [ ! -f "$obj/include/generated/utsrelease.h" ]; then
 		rm -rf "$obj"
