@@ -401,7 +401,7 @@ TEST_F_TIMEOUT(model, trigger_irq_drain_reaches_limit, 120)
 	const __u64 len = 128 * KB;
 	unsigned char *seq = seq_bytes(0, len);
 	unsigned char *copy = calloc(1, 2 * MB);
-	long long out0, dropped0, irqs0;
+	long long out0, dropped0, dropped, irqs0;
 	struct checker c = { 0 };
 	__u64 jumped;
 	double end;
@@ -424,6 +424,9 @@ TEST_F_TIMEOUT(model, trigger_irq_drain_reaches_limit, 120)
 		usleep(2000);
 	ASSERT_LE(4 * (long long)KB, model_stat(self->cpu, "bytes_out") - out0);
 	ASSERT_GT(60 * (long long)KB, model_stat(self->cpu, "bytes_out") - out0);
+	/* published so far (its drain before the knob): the loss is mid-stream */
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_SNAPSHOT));
+	ASSERT_LT((__u64)0, tbuf_head(&self->t));
 	irqs0 = model_stat(self->cpu, "irqs");
 	ASSERT_EQ(0, model_set(self->cpu, "flush_to_limit", "1"));
 	ASSERT_EQ(0, model_set(self->cpu, "trigger", "1"));
@@ -451,6 +454,10 @@ TEST_F_TIMEOUT(model, trigger_irq_drain_reaches_limit, 120)
 	check_segments(_metadata, &self->t, copy, 0, tbuf_head(&self->t),
 		       &jumped);
 	EXPECT_GE(self->t.hdr->gap_count, c.jumps);
+	/* what the sequence skipped, the model discarded at a stop */
+	dropped = model_stat(self->cpu, "bytes_dropped") - dropped0;
+	EXPECT_LE(jumped, (__u64)dropped);
+	EXPECT_LE((long long)len, (long long)c.bytes + dropped);
 	free(copy);
 	free(seq);
 }
