@@ -417,7 +417,7 @@ void em_gen_flush_to_limit(struct em_unit *u)
 		if (g->replay_pos == g->replay_len && g->replay_loop)
 			g->replay_pos = 0;
 		n = min_t(u64, left, g->replay_len - g->replay_pos);
-		n = min(n, (unsigned int)EM_FIFO_SIZE);
+		n = min_t(unsigned int, n, EM_FIFO_SIZE);
 		if (!n)
 			return;
 		em_trbe_output(u, g->replay + g->replay_pos, n);

@@ -80,7 +80,7 @@ FIXTURE_TEARDOWN(tpower)
 {
 }
 
-#define TRBSR_IRQ	(1LL << 22)
+#define TRBSR_IRQ	0x400000LL	/* TRBSR_EL1.IRQ, bit 22 */
 
 /* Wait (bounded) for the model to pend the PPI again 3 times, or not need to */
 static void wait_relatch(int cpu, long long r0)
@@ -137,7 +137,7 @@ TEST_F_TIMEOUT(tpower, event_pending_at_save_never_left_asserted, 120)
 	wait_relatch(cpu, r0);
 	relatched = model_stat(cpu, "irq_relatch") - r0;
 	left = model_stat(cpu, "irq_left_set") - l0;
-	note("cpu%d: after the save, TRBSR %#llx, PPI pended again %lld times, taken with the line asserted %lld times\n",
+	note("cpu%d saved: TRBSR %#llx, PPI pended again %lld, taken asserted %lld\n",
 	     cpu, model_stat(cpu, "trbsr"), relatched, left);
 	EXPECT_EQ(0, left)
 		TH_LOG("the TRBE handler returned %lld times with TRBSR_EL1.IRQ set",
