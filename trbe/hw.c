@@ -171,10 +171,10 @@ static void trbe_enable_local(struct trbe_cpu *tc, u64 base, u64 ptr,
 	/*
 	 * The TRBE reads the registers just written once E is set: those
 	 * direct writes reach its indirect reads only after a context
-	 * synchronization event (Arm ARM D24.1.2, "Synchronization
-	 * requirements for System registers"; B.11 IKWCGH says the same of
-	 * the trace unit's registers), so the ISB goes before E, as in
-	 * coresight-trbe.c's trbe_enable_hw().
+	 * synchronization event (Arm ARM, "Synchronization requirements for
+	 * AArch64 System registers", not in the seeds; B.11 IKWCGH says the
+	 * same of the trace unit's registers), so the ISB goes before E, as
+	 * in coresight-trbe.c's trbe_enable_hw().
 	 */
 	ete_sync(acc, ETE_SYNC_ISB);
 	ete_write(acc, ETE_TRBLIMITR_EL1, limitr);
