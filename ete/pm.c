@@ -328,7 +328,7 @@ static void ete_pm_abandon_one(void *data)
 
 static int ete_pm_cpu_offline(unsigned int cpu)
 {
-	struct ete_pm_op op = { .u = ete_unit_of(cpu) };
+	struct ete_pm_op op = { .u = ete_unit_of_hotplug(cpu) };
 
 	if (!op.u || !op.u->enabled)
 		return 0;
@@ -345,7 +345,7 @@ static int ete_pm_cpu_offline(unsigned int cpu)
 
 static int ete_pm_cpu_online(unsigned int cpu)
 {
-	struct ete_pm_op op = { .u = ete_unit_of(cpu) };
+	struct ete_pm_op op = { .u = ete_unit_of_hotplug(cpu) };
 
 	if (!op.u)
 		return 0;

@@ -27,7 +27,14 @@
 /* Configuration, sessions, sinks and the per-CPU unit pointers */
 DEFINE_MUTEX(ete_mutex);
 
-static DEFINE_PER_CPU(struct ete_unit *, ete_cpu_unit);
+/*
+ * Published with rcu_assign_pointer() under ete_mutex (and, to clear it,
+ * the CPU hotplug lock); read under ete_mutex, in an RCU read-side section
+ * (the CPU PM notifier and the TRBE interrupt run with IRQs off), or from
+ * a CPU hotplug callback (ete_unit_of_hotplug()).  The unit is freed only
+ * after synchronize_rcu() (ete_session_unregister_unit()).
+ */
+static DEFINE_PER_CPU(struct ete_unit __rcu *, ete_cpu_unit);
 
 static const char ete_sysfs_owner[] = "sysfs";
 
@@ -64,14 +71,37 @@ static void ete_session_free(struct ete_session *sess)
  * ete_unit_of() - the trace unit of a CPU
  * @cpu: the CPU
  *
- * Context: any context; the unit stays valid while ete_mutex is held.
+ * Context: under ete_mutex or in an RCU read-side section (IRQs off
+ * counts); the unit stays valid while it lasts.  A CPU hotplug callback
+ * uses ete_unit_of_hotplug().
  * Return: the unit, or NULL.
  */
 struct ete_unit *ete_unit_of(int cpu)
 {
-	return READ_ONCE(per_cpu(ete_cpu_unit, cpu));
+	return rcu_dereference_check(per_cpu(ete_cpu_unit, cpu),
+				     rcu_read_lock_any_held() ||
+				     lockdep_is_held(&ete_mutex));
 }
 EXPORT_SYMBOL_IF_KUNIT(ete_unit_of);
+
+/**
+ * ete_unit_of_hotplug() - ete_unit_of() for a CPU hotplug callback
+ * @cpu: the CPU
+ *
+ * A callback of a dynamic hotplug state runs in the CPU's hotplug thread,
+ * while the task that started the operation holds the CPU hotplug lock:
+ * lockdep does not see it held here, but it is, and the pointer is
+ * cleared only under it (ete_session_unregister_unit()), so the unit
+ * outlives the callback.
+ *
+ * Context: a CPU hotplug callback.
+ * Return: the unit, or NULL.
+ */
+struct ete_unit *ete_unit_of_hotplug(int cpu)
+{
+	/* the hotplug operation excludes the writer that clears it */
+	return rcu_dereference_check(per_cpu(ete_cpu_unit, cpu), 1);
+}
 
 /**
  * ete_session_register_unit() - make a unit reachable by sessions
@@ -85,10 +115,10 @@ int ete_session_register_unit(struct ete_unit *u)
 	int ret = 0;
 
 	mutex_lock(&ete_mutex);
-	if (per_cpu(ete_cpu_unit, u->cpu))
+	if (rcu_access_pointer(per_cpu(ete_cpu_unit, u->cpu)))
 		ret = -EBUSY;
 	else
-		WRITE_ONCE(per_cpu(ete_cpu_unit, u->cpu), u);
+		rcu_assign_pointer(per_cpu(ete_cpu_unit, u->cpu), u);
 	mutex_unlock(&ete_mutex);
 	return ret;
 }
@@ -197,8 +227,8 @@ void ete_session_unregister_unit(struct ete_unit *u)
 	if (u->sess)
 		ete_session_stop_cpu(u);
 	/* Under the hotplug lock: the hotplug callbacks look the unit up */
-	if (per_cpu(ete_cpu_unit, u->cpu) == u)
-		WRITE_ONCE(per_cpu(ete_cpu_unit, u->cpu), NULL);
+	if (rcu_access_pointer(per_cpu(ete_cpu_unit, u->cpu)) == u)
+		RCU_INIT_POINTER(per_cpu(ete_cpu_unit, u->cpu), NULL);
 	cpus_read_unlock();
 	mutex_unlock(&ete_mutex);
 	/* The CPU PM notifier runs with IRQs off: an RCU read-side section */
@@ -255,7 +285,7 @@ static int ete_session_claim(struct ete_session *sess, int cpu,
 			     const struct ete_env *env,
 			     struct ete_session_args *args)
 {
-	struct ete_unit *u = per_cpu(ete_cpu_unit, cpu);
+	struct ete_unit *u = ete_unit_of(cpu);
 	const struct ete_config *cfg;
 	struct ete_sink *sink;
 	int ret;
@@ -296,7 +326,7 @@ static int ete_session_claim(struct ete_session *sess, int cpu,
 /* Undo ete_session_claim() for a CPU that was not started */
 static void ete_session_unclaim(int cpu)
 {
-	struct ete_unit *u = per_cpu(ete_cpu_unit, cpu);
+	struct ete_unit *u = ete_unit_of(cpu);
 
 	ete_session_put_sink(u);
 	u->sess = NULL;
@@ -304,7 +334,7 @@ static void ete_session_unclaim(int cpu)
 
 static int ete_session_start_cpu(int cpu)
 {
-	struct ete_unit *u = per_cpu(ete_cpu_unit, cpu);
+	struct ete_unit *u = ete_unit_of(cpu);
 	struct ete_cpu_op op = { .u = u };
 	int ret;
 
@@ -332,7 +362,7 @@ static void ete_session_rollback(struct ete_session *sess, int failed)
 		if (!cpumask_test_cpu(cpu, sess->cpus))
 			continue;
 		if (cpu < failed)
-			ete_session_stop_cpu(per_cpu(ete_cpu_unit, cpu));
+			ete_session_stop_cpu(ete_unit_of(cpu));
 		else
 			ete_session_unclaim(cpu);
 	}
@@ -432,7 +462,7 @@ int ete_session_add_cpu(struct ete_session *sess, int cpu)
 
 	mutex_lock(&ete_mutex);
 	cpus_read_lock();
-	u = per_cpu(ete_cpu_unit, cpu);
+	u = ete_unit_of(cpu);
 	if (u && u->sess == sess)
 		goto out_unlock;
 	ret = ete_session_claim(sess, cpu, &sess->env, &args);
@@ -458,7 +488,7 @@ bool ete_session_has_cpu(struct ete_session *sess, int cpu)
 	bool ret;
 
 	mutex_lock(&ete_mutex);
-	u = per_cpu(ete_cpu_unit, cpu);
+	u = ete_unit_of(cpu);
 	ret = u && u->sess == sess;
 	mutex_unlock(&ete_mutex);
 	return ret;
@@ -471,7 +501,7 @@ static void ete_session_stop_locked(struct ete_session *sess)
 
 	cpus_read_lock();
 	for_each_cpu(cpu, sess->cpus) {
-		struct ete_unit *u = per_cpu(ete_cpu_unit, cpu);
+		struct ete_unit *u = ete_unit_of(cpu);
 
 		if (u && u->sess == sess)
 			ete_session_stop_cpu(u);
@@ -490,14 +520,17 @@ EXPORT_SYMBOL_GPL(ete_session_stop);
 
 void ete_session_cpu_error(int cpu, int err)
 {
-	struct ete_unit *u = ete_unit_of(cpu);
+	struct ete_unit *u;
 
+	rcu_read_lock();
+	u = ete_unit_of(cpu);
 	/*
 	 * The report names the session running now: by the time the work
 	 * runs, that session may have ended and another started on the CPU.
 	 */
 	if (u)
 		ete_unit_report_error(u, err, READ_ONCE(u->sess_gen));
+	rcu_read_unlock();
 }
 EXPORT_SYMBOL_GPL(ete_session_cpu_error);
 
@@ -510,7 +543,7 @@ bool ete_session_sink_detach(const struct ete_sink_ops *ops, int cpu,
 	if (cpu < 0 || cpu >= nr_cpu_ids)
 		return false;
 	mutex_lock(&ete_mutex);
-	u = per_cpu(ete_cpu_unit, cpu);
+	u = ete_unit_of(cpu);
 	if (u && u->sess && u->sink == ops) {
 		cpus_read_lock();
 		ete_session_stop_cpu(u);

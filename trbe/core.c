@@ -161,6 +161,11 @@ static void trbe_cpu_irq_on_one(void *info)
 {
 	struct trbe_cpu *tc = info;
 
+	raw_spin_lock(&tc->slock);
+	/* ete.ko's restore is still to come: the registers are UNKNOWN */
+	if (tc->pm.saved)
+		trbe_reset_local(tc);
+	raw_spin_unlock(&tc->slock);
 	enable_percpu_irq(tc->drv->irq, IRQ_TYPE_NONE);
 }
 
@@ -168,7 +173,10 @@ static void trbe_cpu_irq_on_one(void *info)
  * A TRBE in a trace session stays probed while its CPU is offline: ete.ko
  * saved it when the CPU went down and restores it, before the trace unit,
  * when the CPU is back, whichever of the two hotplug states runs first.
- * Only the interrupt is switched here.  If that session ended while the
+ * Only the interrupt is switched here, after a reset if ete.ko's restore
+ * has not run yet (the TRBE's registers are UNKNOWN after power-up: the
+ * PPI goes on with TRBSR clear, as coresight-trbe.c's startup does; the
+ * restore writes every register).  If that session ended while the
  * CPU was offline (trbe_pm_forget()), the TRBE is still marked present
  * but was neither reset nor given its interrupt back: do both now, as for
  * a CPU that was never in a session.  Sessions cannot start or stop

@@ -106,6 +106,8 @@ struct trbe_buf {
  * struct trbe_pm_state - a TRBE saved across power-down
  * @saved: the registers below are valid
  * @armed: the TRBE was enabled (else only the stream state is kept)
+ * @irq_masked: the save left an event pending (TRBSR_EL1.IRQ) and masked
+ *	the PPI; the restore unmasks it
  * @limitr: TRBLIMITR_EL1, with E as it was
  * @ptr: TRBPTR_EL1 after the drain
  * @baser: TRBBASER_EL1
@@ -115,6 +117,7 @@ struct trbe_buf {
 struct trbe_pm_state {
 	bool saved;
 	bool armed;
+	bool irq_masked;
 	u64 limitr;
 	u64 ptr;
 	u64 baser;
@@ -238,12 +241,14 @@ static inline void trbe_busy_end(struct trbe_stats *stats, u64 t0)
  * @rearm_looks: times the re-arm work ran (debugfs trbe/cpu<N>)
  * @rearm_calls: of those, times it called the traced CPU
  * @dbg: the debugfs file of these counters
- * @flush: publishes fill-mode data on demand, on tc->cpu (hw.c,
+ * @flush: publishes fill-mode data on demand, on tc->cpu (flush.c,
  *	trbe_flush_next_ns())
  * @flush_on: @flush runs or is about to; under @slock
  * @flush_last_ns: when @flush last ran (or started); under @slock
  * @flush_last_head: @head then; under @slock
  * @flush_period: @flush's current period, ns; under @slock
+ * @flush_deadline: @flush's expiry when a power-down save stopped it, 0
+ *	if it was not running (flush.c); under @slock
  * @wake_mark: bytes unread that wake readers, 0 for the geometry's
  *	watermark (ETE_TRBE_IOC_SET_WATERMARK); under @slock
  * @wake_upto: the stream position a wake for any amount unread was for
@@ -306,6 +311,7 @@ struct trbe_cpu {
 	u64 flush_last_ns;
 	u64 flush_last_head;
 	u64 flush_period;
+	ktime_t flush_deadline;
 	u64 wake_mark;
 	u64 wake_upto;
 	struct ete_session *sess;
@@ -391,23 +397,33 @@ u64 trbe_stream_tail(struct trbe_cpu *tc);
 
 /* hw.c */
 bool trbe_arm_local(struct trbe_cpu *tc);
+void trbe_resume_local(struct trbe_cpu *tc, u64 head);
 void trbe_disarm_local(struct trbe_cpu *tc);
 void trbe_snapshot_local(struct trbe_cpu *tc);
 void trbe_reset_local(struct trbe_cpu *tc);
-void trbe_flush_init(struct trbe_cpu *tc);
-void trbe_flush_start(struct trbe_cpu *tc);
-void trbe_flush_stop_local(struct trbe_cpu *tc);
-void trbe_flush_now_local(struct trbe_cpu *tc);
-bool trbe_flush_enabled(void);
 u64 trbe_prohibit_local(const struct ete_access *acc);
+void trbe_allow_local(struct trbe_cpu *tc, u64 trfcr);
 void trbe_trace_release_local(struct trbe_cpu *tc);
 u64 trbe_trace_gate_local(struct trbe_cpu *tc, u64 trfcr);
 void trbe_drain_local(struct trbe_cpu *tc);
 void trbe_disable_local(struct trbe_cpu *tc);
+u64 trbe_ptr_pos_at(struct trbe_cpu *tc, u64 ptr, bool wrapped);
 u64 trbe_ptr_pos(struct trbe_cpu *tc, bool wrapped);
-bool trbe_take_saved_event(struct trbe_cpu *tc, u64 sr, u64 ptr);
 void trbe_sink_restore(struct trbe_cpu *tc);
 void trbe_publish_lap(struct trbe_cpu *tc, u64 head, bool wrapped);
+
+/* flush.c */
+void trbe_flush_init(struct trbe_cpu *tc);
+void trbe_flush_start(struct trbe_cpu *tc);
+void trbe_flush_stop_local(struct trbe_cpu *tc);
+void trbe_flush_save_local(struct trbe_cpu *tc);
+void trbe_flush_resume_local(struct trbe_cpu *tc);
+void trbe_flush_now_local(struct trbe_cpu *tc);
+bool trbe_flush_enabled(void);
+
+/* irq.c */
+bool trbe_take_event_local(struct trbe_cpu *tc, u64 sr, bool go_on);
+bool trbe_take_saved_event(struct trbe_cpu *tc, u64 sr, u64 ptr);
 irqreturn_t trbe_irq_handler(int irq, void *dev);
 
 /* pm.c */

@@ -12,18 +12,29 @@
  * TRBE; keep its registers.  Trace stays prohibited: the trace unit's
  * restore writes the session's TRFCR back, through the sink's
  * trfcr_local (trbe_trace_gate_local()), which keeps it prohibited if the
- * TRBE did not come back armed (waiting for room, stopped).  A pending event (TRBSR.IRQ or
- * S) is saved as it is and left to the interrupt handler after the
- * restore, which finds the same registers.
+ * TRBE did not come back armed (waiting for room, stopped).  A pending
+ * event (TRBSR.IRQ or S) is saved as it is and left to the interrupt
+ * handler after the restore, which finds the same registers.  Until then
+ * the PPI is masked if TRBSR.IRQ is set: the PPI is level-sensitive, and
+ * between this save and trbe.ko's own hotplug callback (when ete.ko's
+ * runs first) or the restore, no handler could act on the event.  The
+ * fill-mode flush timer stops and keeps its deadline (flush.c).
  *
- * Restore: write TRBBASER, TRBPTR, TRBTRG, TRBSR, then TRBLIMITR with E,
- * ISB: the TRBE goes on exactly where it stopped, so the stream has no
- * seam.
+ * Restore: write TRBBASER, TRBPTR, TRBTRG, TRBSR, ISB, then TRBLIMITR
+ * with E, ISB: the TRBE goes on exactly where it stopped, so the stream
+ * has no seam; the PPI is unmasked if the save masked it, and the flush
+ * timer runs to the deadline it had.
+ *
+ * Either module's hotplug callbacks may run first (both are dynamic
+ * states, in the order the modules took their slots): trbe.ko's leave a
+ * TRBE in a session to these, and only switch the PPI (core.c); the
+ * handler acts on nothing while the TRBE is not armed.
  *
  * Every function runs on the CPU with IRQs off and takes only tc->slock
  * (raw); none sleeps or allocates.
  */
 
+#include <linux/interrupt.h>
 #include <linux/workqueue.h>
 
 #include "drv.h"
@@ -61,9 +72,10 @@ void trbe_pm_save_local(void *priv, int cpu)
 		return;
 	s = &tc->pm;
 	raw_spin_lock(&tc->slock);
-	trbe_flush_stop_local(tc);
+	trbe_flush_save_local(tc);
 	s->armed = tc->armed && tc->buf;
 	s->saved = true;
+	s->irq_masked = false;
 	if (!s->armed)
 		goto out_unlock;
 	trbe_prohibit_local(&tc->acc);
@@ -74,8 +86,12 @@ void trbe_pm_save_local(void *priv, int cpu)
 	s->baser = ete_read(&tc->acc, ETE_TRBBASER_EL1);
 	s->trg = ete_read(&tc->acc, ETE_TRBTRG_EL1);
 	trbe_disable_local(tc);
+	s->irq_masked = s->sr & TRBE_SR_IRQ;
 out_unlock:
 	raw_spin_unlock(&tc->slock);
+	/* the line stays asserted until the restore's handler takes it */
+	if (s->irq_masked)
+		disable_percpu_irq(tc->drv->irq);
 }
 
 /**
@@ -95,6 +111,7 @@ void trbe_pm_restore_local(void *priv, int cpu)
 	struct trbe_cpu *tc = trbe_sink_cpu(priv, cpu);
 	const struct ete_access *acc;
 	struct trbe_pm_state *s;
+	bool unmask = false;
 
 	if (!tc)
 		return;
@@ -104,19 +121,23 @@ void trbe_pm_restore_local(void *priv, int cpu)
 	if (!s->saved)
 		goto out_unlock;
 	s->saved = false;
+	unmask = s->irq_masked;
+	s->irq_masked = false;
 	if (s->armed && tc->buf) {
 		ete_write(acc, ETE_TRBLIMITR_EL1, s->limitr & ~TRBE_LIMITR_E);
 		ete_write(acc, ETE_TRBBASER_EL1, s->baser);
 		ete_write(acc, ETE_TRBPTR_EL1, s->ptr);
 		ete_write(acc, ETE_TRBTRG_EL1, s->trg);
 		ete_write(acc, ETE_TRBSR_EL1, s->sr);
+		/* the TRBE reads those once enabled: trbe_enable_local() */
+		ete_sync(acc, ETE_SYNC_ISB);
 		ete_write(acc, ETE_TRBLIMITR_EL1, s->limitr | TRBE_LIMITR_E);
 		ete_sync(acc, ETE_SYNC_ISB);
 		/* 2038923: a second context synchronization after enabling */
 		if (tc->errata & BIT(TRBE_ERR_SYNC_AFTER_ENABLE))
 			ete_sync(acc, ETE_SYNC_ISB);
 		tc->armed = true;
-		trbe_flush_start(tc);
+		trbe_flush_resume_local(tc);
 	} else if (tc->buf && tc->state == ETE_TRBE_STATE_WAITING) {
 		/* The re-arm work gives up on an offline CPU: look again */
 		queue_delayed_work(system_unbound_wq, &tc->rearm,
@@ -124,6 +145,8 @@ void trbe_pm_restore_local(void *priv, int cpu)
 	}
 out_unlock:
 	raw_spin_unlock(&tc->slock);
+	if (unmask)
+		enable_percpu_irq(tc->drv->irq, IRQ_TYPE_NONE);
 }
 
 /**
@@ -152,6 +175,9 @@ void trbe_pm_forget(void *priv, int cpu)
 	    (tc->pm.sr & (TRBE_SR_IRQ | TRBE_SR_S)))
 		trbe_take_saved_event(tc, tc->pm.sr, tc->pm.ptr);
 	tc->pm.saved = false;
+	/* trbe.ko's online callback resets the TRBE and unmasks the PPI */
+	tc->pm.irq_masked = false;
+	tc->flush_deadline = 0;
 	tc->in_session = false;
 	tc->trfcr_held = false;
 	if (tc->buf && (tc->state == ETE_TRBE_STATE_RUNNING ||

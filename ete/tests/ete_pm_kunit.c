@@ -13,6 +13,7 @@
  */
 
 #include <linux/cpumask.h>
+#include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 #include <kunit/test.h>
 
@@ -21,9 +22,14 @@
 
 #define PM_KUNIT_CPU	1
 
+/* The unit stays registered while the suite runs: ete.ko is loaded */
 static struct ete_unit *pm_kunit_unit(struct kunit *test)
 {
-	struct ete_unit *u = ete_unit_of(PM_KUNIT_CPU);
+	struct ete_unit *u;
+
+	rcu_read_lock();
+	u = ete_unit_of(PM_KUNIT_CPU);
+	rcu_read_unlock();
 
 	if (!u)
 		kunit_skip(test, "no trace unit on CPU %d", PM_KUNIT_CPU);

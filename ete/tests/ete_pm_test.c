@@ -14,8 +14,12 @@
  *   cpu_pm      write "CPU": ENTER then EXIT on that CPU; "CPU fail":
  *               ENTER then ENTER_FAILED (a later notifier refused);
  *               "CPU enter" or "CPU exit": one half, to count the
- *               accesses of a save and of a restore apart.  -EBUSY if
- *               ENTER was refused (NOTIFY_BAD), -ENODEV if offline.
+ *               accesses of a save and of a restore apart; "CPU storm
+ *               N US": N times ENTER then EXIT, each pair followed by
+ *               a sleep of US microseconds on that CPU with IRQs on (a
+ *               CPU that idles more often than a timer's period).
+ *               -EBUSY if ENTER was refused (NOTIFY_BAD), -ENODEV if
+ *               offline.
  *   events      number of events driven
  *   registered  1 if ete.ko's notifier block was in the CPU PM chain
  *               (unregistering it succeeded; it is registered again)
@@ -26,6 +30,7 @@
 #include <linux/cpu.h>
 #include <linux/cpu_pm.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -40,6 +45,13 @@ enum pm_test_mode {
 	PM_TEST_FAIL,
 	PM_TEST_ENTER,
 	PM_TEST_EXIT,
+	PM_TEST_STORM,
+};
+
+struct pm_test_req {
+	enum pm_test_mode mode;
+	unsigned int count;
+	unsigned int us;
 };
 
 static struct dentry *pm_test_dir;
@@ -57,9 +69,8 @@ static int pm_test_call(unsigned long cmd)
 }
 
 /* On the target CPU (work_on_cpu()), as cpu_pm_enter()/exit() run */
-static long pm_test_event(void *arg)
+static long pm_test_event(enum pm_test_mode mode)
 {
-	enum pm_test_mode mode = (uintptr_t)arg;
 	long ret = 0;
 
 	local_irq_disable();
@@ -76,37 +87,65 @@ static long pm_test_event(void *arg)
 	return ret;
 }
 
+static long pm_test_work(void *arg)
+{
+	const struct pm_test_req *req = arg;
+	unsigned int i;
+	long ret;
+
+	if (req->mode != PM_TEST_STORM)
+		return pm_test_event(req->mode);
+	for (i = 0; i < req->count; i++) {
+		ret = pm_test_event(PM_TEST_FULL);
+		if (ret)
+			return ret;
+		atomic_inc(&pm_test_events);
+		usleep_range(req->us, req->us + req->us / 4 + 1);
+	}
+	return 0;
+}
+
 static ssize_t pm_test_cpu_pm_write(struct file *f, const char __user *ubuf,
 				    size_t count, loff_t *ppos)
 {
 	static const char *const modes[] = {
 		[PM_TEST_FULL] = "", [PM_TEST_FAIL] = "fail",
 		[PM_TEST_ENTER] = "enter", [PM_TEST_EXIT] = "exit",
+		[PM_TEST_STORM] = "storm",
 	};
-	char buf[32], word[8] = "";
+	struct pm_test_req req = { };
+	char buf[48], word[8] = "";
 	unsigned int cpu;
 	long ret;
-	int mode;
+	int mode, n;
 
 	if (count >= sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	if (sscanf(buf, "%u %7s", &cpu, word) < 1 || cpu >= nr_cpu_ids)
+	n = sscanf(buf, "%u %7s %u %u", &cpu, word, &req.count, &req.us);
+	if (n < 1 || cpu >= nr_cpu_ids)
 		return -EINVAL;
 	mode = match_string(modes, ARRAY_SIZE(modes), word);
 	if (mode < 0)
 		return -EINVAL;
+	/* a storm: at most 10000 events, at most 1 s apart */
+	if (mode == PM_TEST_STORM &&
+	    (n != 4 || !req.count || req.count > 10000 || !req.us ||
+	     req.us > USEC_PER_SEC))
+		return -EINVAL;
+	req.mode = mode;
 	cpus_read_lock();
 	if (cpu_online(cpu))
-		ret = work_on_cpu(cpu, pm_test_event, (void *)(uintptr_t)mode);
+		ret = work_on_cpu(cpu, pm_test_work, &req);
 	else
 		ret = -ENODEV;
 	cpus_read_unlock();
 	if (ret)
 		return ret;
-	atomic_inc(&pm_test_events);
+	if (mode != PM_TEST_STORM)
+		atomic_inc(&pm_test_events);
 	return count;
 }
 

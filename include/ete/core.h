@@ -225,6 +225,7 @@ void ete_unit_destroy(struct ete_unit *u);
  */
 
 struct ete_unit *ete_unit_of(int cpu);
+struct ete_unit *ete_unit_of_hotplug(int cpu);
 int ete_session_register_unit(struct ete_unit *u);
 int ete_session_stop_cpu(struct ete_unit *u);
 

@@ -333,6 +333,34 @@ static int em_irq_hold_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(em_irq_hold_fops, em_irq_hold_get, em_irq_hold_set,
 			 "%llu\n");
 
+static int em_flush_to_limit_get(void *data, u64 *val)
+{
+	struct em_unit *u = data;
+
+	*val = READ_ONCE(u->flush_to_limit);
+	return 0;
+}
+
+/*
+ * 1: the next TSB CSYNC that finds the TRBE collecting brings it to its
+ * limit with the replay's next bytes (em_gen_flush_to_limit()): the drain
+ * itself raises the limit's event; 0: not (it clears itself once used).
+ */
+static int em_flush_to_limit_set(void *data, u64 val)
+{
+	struct em_unit *u = data;
+	unsigned long flags;
+
+	if (val > 1)
+		return -EINVAL;
+	raw_spin_lock_irqsave(&u->lock, flags);
+	u->flush_to_limit = val;
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(em_flush_to_limit_fops, em_flush_to_limit_get,
+			 em_flush_to_limit_set, "%llu\n");
+
 static int em_replay_mode_get(void *data, u64 *val)
 {
 	struct em_unit *u = data;
@@ -466,6 +494,10 @@ static int em_stats_show(struct seq_file *s, void *v)
 		   READ_ONCE(u->gen.replay_offered), READ_ONCE(u->tick_ns));
 	/* fill events where the unit did an erratum's stray writes */
 	seq_printf(s, "quirk_fills %lu\n", READ_ONCE(u->quirk_fills));
+	/* the PPI as a level-sensitive line (model.h, em_timer_fn()) */
+	seq_printf(s, "irq_relatch %lu\nirq_left_set %lu\n",
+		   READ_ONCE(u->irq_relatch), READ_ONCE(u->irq_left_set));
+	seq_printf(s, "trbsr %llu\n", READ_ONCE(u->trbsr));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(em_stats);
@@ -656,6 +688,8 @@ void em_debugfs_init(struct ete_model *m)
 					   &em_trigger_fops);
 		debugfs_create_file_unsafe("irq_hold", 0600, d, u,
 					   &em_irq_hold_fops);
+		debugfs_create_file_unsafe("flush_to_limit", 0600, d, u,
+					   &em_flush_to_limit_fops);
 		debugfs_create_file_unsafe("replay_mode", 0600, d, u,
 					   &em_replay_mode_fops);
 		debugfs_create_file_unsafe("settle", 0600, d, u,

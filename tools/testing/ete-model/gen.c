@@ -388,6 +388,44 @@ static unsigned int em_gen_replay(struct em_unit *u, unsigned int budget)
 	return put;
 }
 
+/**
+ * em_gen_flush_to_limit() - a flush that itself brings the TRBE to its limit
+ * @u: the unit, its internal buffer just flushed (em_fifo_flush())
+ *
+ * debugfs flush_to_limit, once: the unit held back, for this flush, as
+ * many bytes of the replay as take the TRBE from TRBPTR_EL1 to its limit,
+ * so that the flush raises the limit's event (fill mode: a stop; wrap
+ * mode: WRAP and the interrupt) as silicon may when the drain of a
+ * driver's handler, flush or save meets a TRBE a few bytes short of it.
+ * The bytes are the replay's next ones: the stream stays in order.
+ *
+ * Context: the unit's lock held, in a TSB CSYNC.
+ */
+void em_gen_flush_to_limit(struct em_unit *u)
+{
+	struct em_gen *g = &u->gen;
+	unsigned long irqs = u->irqs;
+	unsigned int guard = 1 << 20;
+
+	if (!u->flush_to_limit || !em_trbe_enabled(u) || !g->replay)
+		return;
+	u->flush_to_limit = false;
+	while (u->irqs == irqs && em_trbe_enabled(u) && guard--) {
+		u64 left = (u->trblimitr & EM_TRBLIMITR_LIMIT) - u->trbptr;
+		unsigned int n;
+
+		if (g->replay_pos == g->replay_len && g->replay_loop)
+			g->replay_pos = 0;
+		n = min_t(u64, left, g->replay_len - g->replay_pos);
+		n = min_t(unsigned int, n, EM_FIFO_SIZE);
+		if (!n)
+			return;
+		em_trbe_output(u, g->replay + g->replay_pos, n);
+		g->replay_pos += n;
+		g->replay_offered += n;
+	}
+}
+
 /* RHRYKY, RDQBDH: after an overflow, Overflow then a synchronization */
 static void em_gen_recover(struct em_unit *u)
 {

@@ -57,8 +57,21 @@ static void em_raise_irq(struct em_unit *u)
 	/* debugfs irq_hold: the event stays in TRBSR, the PPI low */
 	if (READ_ONCE(u->irq_hold))
 		return;
-	if (virq && smp_processor_id() == u->cpu)
-		irq_set_irqchip_state(virq, IRQCHIP_STATE_PENDING, true);
+	if (virq && smp_processor_id() == u->cpu &&
+	    !irq_set_irqchip_state(virq, IRQCHIP_STATE_PENDING, true))
+		WRITE_ONCE(u->ppi_raised, true);
+}
+
+/* Is the PPI pending on this CPU (raised and not yet taken)? */
+static bool em_ppi_pending(struct em_unit *u)
+{
+	int virq = u->model->virq;
+	bool pending = true;
+
+	if (virq && smp_processor_id() == u->cpu &&
+	    irq_get_irqchip_state(virq, IRQCHIP_STATE_PENDING, &pending))
+		pending = true;
+	return pending;
 }
 
 /*
@@ -80,9 +93,24 @@ static enum hrtimer_restart em_timer_fn(struct hrtimer *t)
 	bool raise, more;
 	u64 t0;
 
+	/* before the unit's lock: the GIC's state is read under its own */
+	bool pending = em_ppi_pending(u);
+
 	periods = min_t(u64, periods, EM_MAX_CATCHUP_TICKS);
 
 	raw_spin_lock(&u->lock);
+	/*
+	 * A level-sensitive line: the PPI was taken since the model raised
+	 * it, no new event came, and TRBSR_EL1.IRQ is still set.  The
+	 * handler returned with the line asserted; silicon would take it
+	 * again at once, for ever.  Counted here, and raised again below
+	 * once per tick, so that a test sees it without a livelock.
+	 */
+	if (u->ppi_raised && !pending && !u->irq_req &&
+	    (u->trbsr & EM_TRBSR_IRQ))
+		u->irq_left_set++;
+	if (!u->irq_req && (u->trbsr & EM_TRBSR_IRQ))
+		u->irq_relatch++;
 	t0 = ktime_get_ns();
 	/* last tick's newest bytes on, this tick's newest held back */
 	em_fifo_drain(u, EM_FIFO_SIZE);

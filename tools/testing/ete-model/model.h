@@ -263,6 +263,11 @@ struct em_unit {
 	unsigned int align_len;
 	unsigned long quirks;
 	unsigned long quirk_fills;
+	/*
+	 * debugfs flush_to_limit: the next TSB CSYNC that finds the TRBE
+	 * collecting also brings it to its limit (em_gen_flush_to_limit())
+	 */
+	bool flush_to_limit;
 
 	/* trace output */
 	u8 fifo[EM_FIFO_SIZE];
@@ -306,6 +311,18 @@ struct em_unit {
 	unsigned long mmio_remote;
 	bool pd_armed;
 	bool irq_hold;
+	/*
+	 * The PPI as a level-sensitive line (em_timer_fn()): ppi_raised,
+	 * the model pended it for the event in TRBSR_EL1 and nothing
+	 * cleared TRBSR_EL1.IRQ since; irq_relatch, ticks that pended it
+	 * again for an event already signalled; irq_left_set, ticks that
+	 * found it taken (no longer pending) with TRBSR_EL1.IRQ still set:
+	 * a handler returned with the line asserted, which on silicon takes
+	 * the interrupt again at once, for ever.
+	 */
+	bool ppi_raised;
+	unsigned long irq_relatch;
+	unsigned long irq_left_set;
 	struct em_pm pm;
 
 	/* deferred work on the owning CPU */
@@ -382,6 +399,7 @@ void em_gen_free(struct em_unit *u);
 bool em_fifo_push(struct em_unit *u, const u8 *buf, unsigned int len);
 void em_fifo_drain(struct em_unit *u, unsigned int max);
 void em_fifo_flush(struct em_unit *u);
+void em_gen_flush_to_limit(struct em_unit *u);
 
 /* power.c: the state a power-down loses, checked at the restore */
 void em_pm_lock_changed(struct em_unit *u, bool lock);

@@ -50,6 +50,7 @@ void em_trbe_reset(struct em_unit *u)
 	u->trbtrg = em_unknown(u, U32_MAX);
 	u->trig_seen = false;
 	u->align_len = 0;
+	u->ppi_raised = false;
 }
 
 /**
@@ -161,6 +162,9 @@ void em_trbe_write(struct em_unit *u, u32 reg, u64 val)
 		break;
 	case ETE_TRBSR_EL1:
 		u->trbsr = val;
+		/* the line goes low: a later event pends the PPI anew */
+		if (!(val & EM_TRBSR_IRQ))
+			u->ppi_raised = false;
 		break;
 	case ETE_TRBMAR_EL1:
 		u->trbmar = val;

@@ -721,6 +721,7 @@ void em_unit_sync(struct em_unit *u, enum ete_sync what)
 		    em_flag(u, EM_RJLRQH, 0, what, false))
 			break;
 		em_fifo_flush(u);
+		em_gen_flush_to_limit(u);
 		em_trbe_flush(u);
 		u->tsb_unsync = true;
 		break;

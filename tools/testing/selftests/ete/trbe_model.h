@@ -166,6 +166,23 @@ static inline long long trbe_num(int cpu, const char *attr)
 	return val;
 }
 
+/* The number in the model's file cpu<N>/@attr (a knob), or -1 */
+static inline long long model_num(int cpu, const char *attr)
+{
+	char path[128];
+	long long val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), MODEL "cpu%d/%s", cpu, attr);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lli", &val) != 1)
+		val = -1;
+	fclose(f);
+	return val;
+}
+
 /* One counter of cpu<N>/stats, or -1 */
 static inline long long model_stat(int cpu, const char *name)
 {

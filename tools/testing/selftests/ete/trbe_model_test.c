@@ -384,6 +384,84 @@ TEST_F_TIMEOUT(model, trigger_ignore, 120)
 	trigger_run(_metadata, self, "ignore", ETE_TRBE_STATE_RUNNING);
 }
 
+/*
+ * An event the handler's own drain raises (issue 32, F3): the trigger's
+ * interrupt (trigger_mode irq, fill mode) is taken, and the TSB CSYNC of
+ * the handler brings the TRBE to its limit (the model's flush_to_limit),
+ * which stops it.  The handler must act on TRBSR as it is after that
+ * drain: publish up to the limit, a gap where it restarts.  Deciding from
+ * the value read before the drain resumed a "trigger" at the old head, and
+ * the window [head, limit) the drain had filled was written over with no
+ * gap: the sequence jumps inside a segment.  The flush timer is off and
+ * nothing else drains the TRBE, so the handler's drain is the one the
+ * knob meets.
+ */
+TEST_F_TIMEOUT(model, trigger_irq_drain_reaches_limit, 120)
+{
+	const __u64 len = 128 * KB;
+	unsigned char *seq = seq_bytes(0, len);
+	unsigned char *copy = calloc(1, 2 * MB);
+	long long out0, dropped0, dropped, irqs0;
+	struct checker c = { 0 };
+	__u64 jumped;
+	double end;
+
+	if (!model_present(self->cpu))
+		SKIP(return, "no ETE/TRBE model loaded");
+	ASSERT_NE(NULL, copy);
+	model_configure(self->cpu, "65536", "fill", "irq", "0", "stop");
+	ASSERT_EQ(0, write_file("/sys/module/trbe/parameters/flush_us", "0",
+				1));
+	ASSERT_EQ(0, model_set(self->cpu, "rate", "128"));
+	out0 = model_stat(self->cpu, "bytes_out");
+	dropped0 = model_stat(self->cpu, "bytes_dropped");
+	ASSERT_EQ(0, model_replay(self->cpu, seq, len));
+	ASSERT_EQ(0, open_started(_metadata, self));
+	/* some trace in the first window, far from its limit */
+	end = now_s() + 20;
+	while (model_stat(self->cpu, "bytes_out") - out0 < 4 * (long long)KB &&
+	       now_s() < end)
+		usleep(2000);
+	ASSERT_LE(4 * (long long)KB, model_stat(self->cpu, "bytes_out") - out0);
+	ASSERT_GT(60 * (long long)KB, model_stat(self->cpu, "bytes_out") - out0);
+	/* published so far (its drain before the knob): the loss is mid-stream */
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_SNAPSHOT));
+	ASSERT_LT((__u64)0, tbuf_head(&self->t));
+	irqs0 = model_stat(self->cpu, "irqs");
+	ASSERT_EQ(0, model_set(self->cpu, "flush_to_limit", "1"));
+	ASSERT_EQ(0, model_set(self->cpu, "trigger", "1"));
+	/* the trigger's interrupt, then the limit's from the drain */
+	end = now_s() + 20;
+	while (model_stat(self->cpu, "irqs") - irqs0 < 2 && now_s() < end)
+		usleep(2000);
+	EXPECT_LE(2, model_stat(self->cpu, "irqs") - irqs0);
+	/* the knob was used: by the handler's drain, the only one */
+	EXPECT_EQ(0, model_num(self->cpu, "flush_to_limit"));
+	end = now_s() + 60;
+	while (model_stat(self->cpu, "bytes_out") - out0 +
+	       model_stat(self->cpu, "bytes_dropped") - dropped0 <
+	       (long long)len && now_s() < end) {
+		tbuf_drain_copy(&self->t, &c, copy, 2 * MB);
+		usleep(2000);
+	}
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
+	tbuf_drain_copy(&self->t, &c, copy, 2 * MB);
+	ASSERT_GT(2 * MB, tbuf_head(&self->t));
+	EXPECT_EQ((__u64)0, c.bad);
+	/* a gap at every jump: at least the limit's stop */
+	EXPECT_LE((__u64)1, self->t.hdr->gap_count);
+	EXPECT_NE(ETE_TRBE_LOST_UNKNOWN, self->t.hdr->trigger_offset);
+	check_segments(_metadata, &self->t, copy, 0, tbuf_head(&self->t),
+		       &jumped);
+	EXPECT_GE(self->t.hdr->gap_count, c.jumps);
+	/* what the sequence skipped, the model discarded at a stop */
+	dropped = model_stat(self->cpu, "bytes_dropped") - dropped0;
+	EXPECT_LE(jumped, (__u64)dropped);
+	EXPECT_LE((long long)len, (long long)c.bytes + dropped);
+	free(copy);
+	free(seq);
+}
+
 /* An abort: reported in the header, to poll and by STATUS; next one works */
 TEST_F_TIMEOUT(model, fault_reported_next_session_works, 120)
 {
