@@ -120,6 +120,9 @@ TEST_F_TIMEOUT(tpower, event_pending_at_save_never_left_asserted, 120)
 		SKIP(return, "no model or ete_pm_test.ko");
 	model_configure(cpu, "65536", "fill", "ignore", "0", "stop");
 	ASSERT_EQ(0, model_set(cpu, "rate", "128"));
+	/* no flush timer: the save's drain is the first the knob meets */
+	ASSERT_EQ(0, write_file("/sys/module/trbe/parameters/flush_us", "0",
+				1));
 	out0 = model_stat(cpu, "bytes_out");
 	ASSERT_EQ(0, model_replay(cpu, seq, len));
 	ASSERT_EQ(0, tbuf_open(&t, cpu));
@@ -134,6 +137,7 @@ TEST_F_TIMEOUT(tpower, event_pending_at_save_never_left_asserted, 120)
 	ASSERT_EQ(0, cpu_pm(cpu, "enter"));
 	/* the save's drain used the knob: the event is pending */
 	EXPECT_EQ(0, model_num(cpu, "flush_to_limit"));
+	EXPECT_TRUE(model_stat(cpu, "trbsr") & TRBSR_IRQ);
 	wait_relatch(cpu, r0);
 	relatched = model_stat(cpu, "irq_relatch") - r0;
 	left = model_stat(cpu, "irq_left_set") - l0;
@@ -144,9 +148,11 @@ TEST_F_TIMEOUT(tpower, event_pending_at_save_never_left_asserted, 120)
 		       left);
 	ASSERT_EQ(0, cpu_pm(cpu, "exit"));
 	end = now_s() + 60;
+	/* no flush timer: a snapshot publishes */
 	while (c.next < len && now_s() < end) {
+		ioctl(t.fd, ETE_TRBE_IOC_SNAPSHOT);
 		tbuf_drain(&t, &c);
-		usleep(2000);
+		usleep(5000);
 	}
 	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
 	tbuf_drain(&t, &c);
@@ -157,6 +163,8 @@ TEST_F_TIMEOUT(tpower, event_pending_at_save_never_left_asserted, 120)
 	/* and never after the restore either */
 	EXPECT_EQ(l0, model_stat(cpu, "irq_left_set"));
 	tbuf_close(&t);
+	EXPECT_EQ(0, write_file("/sys/module/trbe/parameters/flush_us",
+				"5000", 4));
 	EXPECT_EQ(0, model_violations(cpu, log, sizeof(log)))
 		TH_LOG("cpu%d/violations:\n%s", cpu, log);
 	model_set(cpu, "violations", "0");
@@ -354,6 +362,8 @@ TEST_F_TIMEOUT(tpower, hotplug_ete_callbacks_before_trbe, 300)
 	     hp_state("hwtracing/trbe:online"), hp_state("hwtracing/ete:online"));
 	model_configure(cpu, "65536", "fill", "ignore", "0", "stop");
 	ASSERT_EQ(0, model_set(cpu, "rate", "128"));
+	ASSERT_EQ(0, write_file("/sys/module/trbe/parameters/flush_us", "0",
+				1));
 	out0 = model_stat(cpu, "bytes_out");
 	l0 = model_stat(cpu, "irq_left_set");
 	m0 = power_stat(cpu, "mismatch");
@@ -374,9 +384,11 @@ TEST_F_TIMEOUT(tpower, hotplug_ete_callbacks_before_trbe, 300)
 		out0 = model_stat(cpu, "bytes_out");
 	}
 	end = now_s() + 60;
+	/* no flush timer: a snapshot publishes */
 	while (c.next < len && now_s() < end) {
+		ioctl(t.fd, ETE_TRBE_IOC_SNAPSHOT);
 		tbuf_drain(&t, &c);
-		usleep(2000);
+		usleep(5000);
 	}
 	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
 	tbuf_drain(&t, &c);
