@@ -22,6 +22,7 @@
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
 
+#include <ete/compat.h>
 #include <ete/sink.h>
 
 #include "drv.h"
@@ -567,8 +568,8 @@ void trbe_flush_stop_local(struct trbe_cpu *tc)
  */
 void trbe_flush_init(struct trbe_cpu *tc)
 {
-	hrtimer_init(&tc->flush, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	tc->flush.function = trbe_flush_fn;
+	ete_compat_hrtimer_setup(&tc->flush, trbe_flush_fn, CLOCK_MONOTONIC,
+				 HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 static void trbe_handle_at(struct trbe_cpu *tc, u64 sr, u64 ptr,

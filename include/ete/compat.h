@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Differences between the kernels ete.ko, trbe.ko and their test modules
- * build against (Linux 6.1 to 6.12), kept in this one file: no .c file
+ * build against (Linux 6.1 to 7.x), kept in this one file: no .c file
  * tests the kernel version.  A difference only the running kernel shows
  * (a static table inside it) is decided at run time where that is exact;
  * every other one by LINUX_VERSION_CODE, at the release that made the
@@ -16,9 +16,11 @@
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/hrtimer.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/poll.h>
 #include <linux/version.h>
 
 /**
@@ -147,6 +149,70 @@ static inline void ete_compat_vm_flags_clear(struct vm_area_struct *vma,
 #else
 #define ETE_COMPAT_REMOVE_OK	0
 #endif
+
+/**
+ * ETE_COMPAT_KUNIT_NS - the namespace of EXPORT_SYMBOL_IF_KUNIT() symbols
+ *
+ * Symbol namespaces are string literals since Linux 6.13; before, a bare
+ * name that MODULE_IMPORT_NS() stringifies.  A test module imports the
+ * symbols its module exports for KUnit with
+ * "MODULE_IMPORT_NS(ETE_COMPAT_KUNIT_NS);".
+ */
+#if ETE_COMPAT_SINCE(6, 13)
+#define ETE_COMPAT_KUNIT_NS	"EXPORTED_FOR_KUNIT_TESTING"
+#else
+#define ETE_COMPAT_KUNIT_NS	EXPORTED_FOR_KUNIT_TESTING
+#endif
+
+/**
+ * ete_compat_poll_does_not_wait() - whether a .poll caller will not sleep
+ * @p: the poll table the .poll handler was given
+ *
+ * True where the caller only asks for the current events and does not
+ * wait on the queues poll_wait() names: no table, or select() and poll()
+ * once another file already reported an event (they clear the table's
+ * queueing callback then), and epoll's readiness checks.  Linux 6.13
+ * removed poll_does_not_wait(), its last user gone; the test it made, a
+ * table without a queueing callback, is what fs/select.c still sets on
+ * 7.x, and this makes it the same way there.
+ *
+ * Return: true if the caller will not sleep on what poll_wait() queued.
+ */
+static inline bool
+ete_compat_poll_does_not_wait(const struct poll_table_struct *p)
+{
+#if ETE_COMPAT_SINCE(6, 13)
+	return !p || !p->_qproc;
+#else
+	return poll_does_not_wait(p);
+#endif
+}
+
+/**
+ * ete_compat_hrtimer_setup() - initialise an hrtimer and its callback
+ * @timer: the timer
+ * @fn: the expiry callback
+ * @clock: the clock (CLOCK_MONOTONIC, ...)
+ * @mode: the HRTIMER_MODE_* the timer will be started with
+ *
+ * hrtimer_setup() since Linux 6.13, which added it; hrtimer_init() and
+ * setting ->function before.  Later kernels removed hrtimer_init() and
+ * made ->function private.
+ *
+ * Context: process context.
+ */
+static inline void
+ete_compat_hrtimer_setup(struct hrtimer *timer,
+			 enum hrtimer_restart (*fn)(struct hrtimer *),
+			 clockid_t clock, enum hrtimer_mode mode)
+{
+#if ETE_COMPAT_SINCE(6, 13)
+	hrtimer_setup(timer, fn, clock, mode);
+#else
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+#endif
+}
 
 #ifdef CONFIG_ACPI
 /**
