@@ -343,7 +343,8 @@ static int trbe_claim(struct trbe_drv *drv)
 	if (!partition)
 		return -ENOMEM;
 	/* the partition's affinity; every possible CPU without partitions */
-	if (irq_get_percpu_devid_partition(drv->irq, partition)) {
+	if (ete_compat_percpu_irq_partition(drv->pdev, 0, drv->irq,
+					    partition)) {
 		dev_err(dev, "IRQ %d is not a per-CPU interrupt\n", drv->irq);
 		ret = -EINVAL;
 		goto out;
@@ -404,7 +405,9 @@ static int trbe_probe(struct platform_device *pdev)
 	ret = trbe_devices_create(drv);
 	if (ret)
 		goto err_cdev_exit;
-	ret = request_percpu_irq(drv->irq, trbe_irq_handler, "trbe", drv->pcpu);
+	/* this node's CPUs: on 7.x a PPI's partitions share its IRQ */
+	ret = ete_compat_request_percpu_irq(drv->irq, trbe_irq_handler, "trbe",
+					    &drv->supported, drv->pcpu);
 	if (ret)
 		goto err_devices_destroy;
 	drv->access_nb.notifier_call = trbe_access_event;

@@ -13,10 +13,13 @@
 #define _ETE_COMPAT_H
 
 #include <linux/acpi.h>
+#include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
@@ -211,6 +214,77 @@ ete_compat_hrtimer_setup(struct hrtimer *timer,
 #else
 	hrtimer_init(timer, clock, mode);
 	timer->function = fn;
+#endif
+}
+
+/**
+ * ete_compat_percpu_irq_partition() - the CPUs a device's per-CPU
+ *	interrupt serves
+ * @pdev: the device
+ * @num: the index of the interrupt, as given to platform_get_irq()
+ * @irq: its Linux number, platform_get_irq(@pdev, @num)
+ * @affinity: set to the CPUs
+ *
+ * A GICv3 PPI can be split into partitions ("ppi-partitions"), a device
+ * naming one in its interrupt specifier.  Up to Linux 6.18 each partition
+ * is an interrupt of its own, whose CPUs irq_get_percpu_devid_partition()
+ * gives.  Linux 6.19 removed partition interrupts: every partition of a
+ * PPI is the one interrupt, platform_get_irq_affinity() gives the CPUs of
+ * the device's specifier, and each device requests its CPUs' share
+ * (ete_compat_request_percpu_irq()).  Either way @affinity is every
+ * possible CPU for a PPI without partitions, or for an interrupt
+ * controller that has none.
+ *
+ * Context: process context.
+ * Return: 0, or -EINVAL if @irq is not a per-CPU (devid) interrupt.
+ */
+static inline int ete_compat_percpu_irq_partition(struct platform_device *pdev,
+						  unsigned int num, int irq,
+						  struct cpumask *affinity)
+{
+#if ETE_COMPAT_SINCE(6, 19)
+	const struct cpumask *aff;
+
+	if (!irq_is_percpu_devid(irq) ||
+	    platform_get_irq_affinity(pdev, num, &aff) != irq)
+		return -EINVAL;
+	cpumask_copy(affinity, aff);
+	return 0;
+#else
+	return irq_get_percpu_devid_partition(irq, affinity);
+#endif
+}
+
+/**
+ * ete_compat_request_percpu_irq() - request a per-CPU interrupt for some CPUs
+ * @irq: the interrupt
+ * @handler: its handler, given this CPU's pointer of @dev_id
+ * @name: the name /proc/interrupts shows
+ * @affinity: the CPUs this request serves, within the interrupt's
+ *	partition (ete_compat_percpu_irq_partition()); it must stay valid
+ *	until free_percpu_irq()
+ * @dev_id: the per-CPU cookie
+ *
+ * Up to Linux 6.18 the interrupt of a partition serves only its CPUs, so
+ * request_percpu_irq() takes no affinity.  From Linux 6.19 the partitions
+ * of a PPI share one interrupt: request_percpu_irq_affinity() calls
+ * @handler on @affinity's CPUs only, and another request for CPUs
+ * disjoint from @affinity (another partition's device) may share it.
+ *
+ * Context: process context.
+ * Return: 0 or a negative errno (-EBUSY if the interrupt is taken for an
+ * overlapping set of CPUs).
+ */
+static inline int __must_check
+ete_compat_request_percpu_irq(unsigned int irq, irq_handler_t handler,
+			      const char *name, const struct cpumask *affinity,
+			      void __percpu *dev_id)
+{
+#if ETE_COMPAT_SINCE(6, 19)
+	return request_percpu_irq_affinity(irq, handler, name, affinity,
+					   dev_id);
+#else
+	return request_percpu_irq(irq, handler, name, dev_id);
 #endif
 }
 
