@@ -25,6 +25,7 @@
 #include <linux/platform_device.h>
 #include <linux/poll.h>
 #include <linux/version.h>
+#include <asm/cputype.h>
 
 /**
  * ETE_COMPAT_SINCE() - whether the kernel built against is a later one
@@ -285,6 +286,33 @@ ete_compat_request_percpu_irq(unsigned int irq, irq_handler_t handler,
 					   dev_id);
 #else
 	return request_percpu_irq(irq, handler, name, dev_id);
+#endif
+}
+
+/**
+ * ete_compat_cpu_in_midr_range() - whether the kernel counts this CPU as a
+ *	part within a MIDR range, for its errata
+ * @range: the range
+ *
+ * Before Linux 6.15, this CPU's MIDR_EL1 within @range.  Linux 6.15 added
+ * the target-implementation CPUs a hypervisor may list to a guest that
+ * can migrate between machines (KVM's DISCOVER_IMPL_CPUS): where there is
+ * such a list the kernel takes an erratum of any part on it, and ignores
+ * MIDR_EL1; is_midr_in_range_list() lost its MIDR argument then, and
+ * reads the list or this CPU's MIDR_EL1 itself.  Its cpucaps, which
+ * coresight-trbe.c reads, match the same way.
+ *
+ * Context: preemption disabled (this CPU's MIDR_EL1).
+ * Return: true if the kernel would apply an erratum of the parts in @range.
+ */
+static inline bool ete_compat_cpu_in_midr_range(const struct midr_range *range)
+{
+	const struct midr_range list[] = { *range, { } };
+
+#if ETE_COMPAT_SINCE(6, 15)
+	return is_midr_in_range_list(list);
+#else
+	return is_midr_in_range_list(read_cpuid_id(), list);
 #endif
 }
 
