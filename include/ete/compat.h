@@ -5,8 +5,9 @@
  * tests the kernel version.  A difference only the running kernel shows
  * (a static table inside it) is decided at run time where that is exact;
  * every other one by LINUX_VERSION_CODE, at the release that made the
- * change.  Not by __has_include(): sparse 0.6.4 (Debian 12's, make check's
- * C=2 build) does not know it.
+ * change, unless the stable kernels take it too (then by code right on
+ * every kernel).  Not by __has_include(): sparse 0.6.4 (Debian 12's,
+ * make check's C=2 build) does not know it.
  * Documentation/compat.rst lists them.
  */
 #ifndef _ETE_COMPAT_H
@@ -349,6 +350,31 @@ ete_compat_acpi_pdev(struct acpi_device *adev)
 	    acpi_get_first_physical_node(adev))
 		return NULL;
 	return acpi_create_platform_device(adev, NULL);
+}
+
+/**
+ * ete_compat_cpu_for_acpi_uid() - the logical CPU of an ACPI Processor UID
+ * @uid: the UID (a processor's _UID, a MADT GICC entry's)
+ *
+ * What get_cpu_for_acpi_id() returns: the lowest CPU number whose MADT
+ * GICC entry has @uid.  That was an inline function until Linux 7.1 made
+ * it a function of the kernel that is not exported, so a module calling
+ * it builds but does not load.  The change is tagged for the stable
+ * kernels, so some later 6.x releases may have it too, which a version
+ * test cannot tell: this is the loop of both versions over
+ * acpi_cpu_get_madt_gicc(), exported on every kernel (an entry of every
+ * possible CPU, never NULL), on every kernel.
+ *
+ * Return: the CPU, or -EINVAL if no CPU has @uid.
+ */
+static inline int ete_compat_cpu_for_acpi_uid(u32 uid)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (acpi_cpu_get_madt_gicc(cpu)->uid == uid)
+			return cpu;
+	return -EINVAL;
 }
 #endif /* CONFIG_ACPI */
 
