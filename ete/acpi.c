@@ -55,7 +55,7 @@ static int ete_acpi_adev_cpu(struct acpi_device *adev)
 				       &uid);
 	if (ACPI_FAILURE(status) || uid > U32_MAX)
 		return -ENODEV;
-	return get_cpu_for_acpi_id(uid);
+	return ete_compat_cpu_for_acpi_uid(uid);
 }
 
 /**

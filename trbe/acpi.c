@@ -16,6 +16,8 @@
 #include <linux/platform_device.h>
 #include <asm/acpi.h>
 
+#include <ete/compat.h>
+
 #include "madt.h"
 
 static struct platform_device *trbe_acpi_pdev;
@@ -23,7 +25,7 @@ static struct platform_device *trbe_acpi_pdev;
 /* The logical CPU of an ACPI Processor UID, for the log (-1 if none) */
 static int trbe_acpi_uid_cpu(u32 uid)
 {
-	int cpu = get_cpu_for_acpi_id(uid);
+	int cpu = ete_compat_cpu_for_acpi_uid(uid);
 
 	return cpu < 0 ? -1 : cpu;
 }

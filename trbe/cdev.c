@@ -237,7 +237,7 @@ static __poll_t trbe_poll(struct file *file, poll_table *wait)
 		break;
 	}
 	/* Nothing to report and the caller sleeps on tc->wq: flush for it */
-	if (!mask && !poll_does_not_wait(wait))
+	if (!mask && !ete_compat_poll_does_not_wait(wait))
 		trbe_session_want_data(tc);
 	trbe_session_kick(tc);
 	return mask;

@@ -43,15 +43,21 @@ struct trbe_ids {
 	u64 dfr0;
 	u64 trbidr;
 	u32 midr;
+	unsigned long errata;
 };
 
-/* Read the ID registers; TRBIDR only where ID_AA64DFR0 reports a TRBE. */
+/*
+ * Read the ID registers; TRBIDR only where ID_AA64DFR0 reports a TRBE.
+ * The errata too, here: trbe_errata_for_cpu() asks the kernel about the
+ * CPU it runs on.
+ */
 static void trbe_read_ids_one(void *info)
 {
 	struct trbe_ids *ids = info;
 
 	ids->dfr0 = ete_read(&ids->acc, ETE_ID_AA64DFR0_EL1);
 	ids->midr = ete_read(&ids->acc, ETE_MIDR_EL1);
+	ids->errata = trbe_errata_for_cpu(ids->midr);
 	if (trbe_dfr0_has_trbe(ids->dfr0))
 		ids->trbidr = ete_read(&ids->acc, ETE_TRBIDR_EL1);
 }
@@ -61,7 +67,6 @@ static bool trbe_cpu_usable(struct trbe_cpu *tc, const struct trbe_ids *ids)
 {
 	struct device *dev = tc->dev;
 	struct trbe_id id = trbe_id_decode(ids->trbidr);
-	unsigned long errata = trbe_errata_for_midr(ids->midr);
 
 	if (!trbe_dfr0_has_trbe(ids->dfr0)) {
 		dev_dbg(dev, "cpu%d: no TRBE\n", tc->cpu);
@@ -77,7 +82,7 @@ static bool trbe_cpu_usable(struct trbe_cpu *tc, const struct trbe_ids *ids)
 			 tc->cpu, id.align);
 		return false;
 	}
-	if (errata & BIT(TRBE_ERR_BROKEN)) {
+	if (ids->errata & BIT(TRBE_ERR_BROKEN)) {
 		dev_info(dev, "cpu%d: TRBE unusable: erratum %s (MIDR %#x), not used\n",
 			 tc->cpu, trbe_erratum_name(TRBE_ERR_BROKEN), ids->midr);
 		return false;
@@ -138,7 +143,7 @@ static void trbe_cpu_probe(struct trbe_cpu *tc)
 	raw_spin_lock_irqsave(&tc->slock, flags);
 	tc->acc = ids.acc;
 	tc->id = trbe_id_decode(ids.trbidr);
-	tc->errata = trbe_errata_for_midr(ids.midr);
+	tc->errata = ids.errata;
 	raw_spin_unlock_irqrestore(&tc->slock, flags);
 	smp_call_function_single(tc->cpu, trbe_cpu_enable_one, tc, 1);
 	dev_info(tc->dev, "cpu%d: TRBE, pointer alignment %llu, errata %#lx\n",
@@ -351,7 +356,8 @@ static int trbe_claim(struct trbe_drv *drv)
 	if (!partition)
 		return -ENOMEM;
 	/* the partition's affinity; every possible CPU without partitions */
-	if (irq_get_percpu_devid_partition(drv->irq, partition)) {
+	if (ete_compat_percpu_irq_partition(drv->pdev, 0, drv->irq,
+					    partition)) {
 		dev_err(dev, "IRQ %d is not a per-CPU interrupt\n", drv->irq);
 		ret = -EINVAL;
 		goto out;
@@ -412,7 +418,9 @@ static int trbe_probe(struct platform_device *pdev)
 	ret = trbe_devices_create(drv);
 	if (ret)
 		goto err_cdev_exit;
-	ret = request_percpu_irq(drv->irq, trbe_irq_handler, "trbe", drv->pcpu);
+	/* this node's CPUs: on 7.x a PPI's partitions share its IRQ */
+	ret = ete_compat_request_percpu_irq(drv->irq, trbe_irq_handler, "trbe",
+					    &drv->supported, drv->pcpu);
 	if (ret)
 		goto err_devices_destroy;
 	drv->access_nb.notifier_call = trbe_access_event;

@@ -6,12 +6,15 @@
  * table is matched against the MIDR read through the access handle of each
  * CPU, not against the boot CPU's cpucaps, so a mixed SoC and the test
  * model (which can report an affected core's MIDR) get per-CPU answers.
+ * Where that MIDR is the CPU's own, the kernel's matching decides, which
+ * on 7.x also knows the parts a hypervisor says a guest may run on.
  */
 
 #include <linux/kernel.h>
 #include <asm/cputype.h>
 #include <kunit/visibility.h>
 
+#include <ete/compat.h>
 #include <ete/trbe.h>
 
 struct trbe_erratum_range {
@@ -79,12 +82,45 @@ unsigned long trbe_errata_for_midr(u32 midr)
 	unsigned long errata = 0;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(trbe_errata_table); i++)
-		if (is_midr_in_range(midr, &trbe_errata_table[i].range))
+	for (i = 0; i < ARRAY_SIZE(trbe_errata_table); i++) {
+		const struct midr_range *r = &trbe_errata_table[i].range;
+
+		if (midr_is_cpu_model_range(midr, r->model, r->rv_min,
+					    r->rv_max))
 			errata |= BIT(trbe_errata_table[i].erratum);
+	}
 	return errata;
 }
 EXPORT_SYMBOL_IF_KUNIT(trbe_errata_for_midr);
+
+/**
+ * trbe_errata_for_cpu() - the errata that apply to this CPU's TRBE
+ * @midr: the MIDR_EL1 this CPU's access handle reads
+ *
+ * A TRBE reached through the system registers reads the CPU's own
+ * MIDR_EL1; its errata are the ones the kernel applies to this CPU, as
+ * the kernel's cpucaps (coresight-trbe.c's test) have them: from Linux
+ * 6.15 those of every part on the target-implementation list a hypervisor
+ * gives a guest that may migrate, where there is one, and of MIDR_EL1
+ * otherwise (what trbe_errata_for_midr() gives).  The model standing in
+ * for another part reads that part's MIDR: its errata are that part's.
+ *
+ * Context: on the CPU, preemption disabled.
+ * Return: a bitmap of &enum trbe_erratum.
+ */
+unsigned long trbe_errata_for_cpu(u32 midr)
+{
+	unsigned long errata = 0;
+	int i;
+
+	if (midr != read_cpuid_id())
+		return trbe_errata_for_midr(midr);
+	for (i = 0; i < ARRAY_SIZE(trbe_errata_table); i++)
+		if (ete_compat_cpu_in_midr_range(&trbe_errata_table[i].range))
+			errata |= BIT(trbe_errata_table[i].erratum);
+	return errata;
+}
+EXPORT_SYMBOL_IF_KUNIT(trbe_errata_for_cpu);
 
 /**
  * trbe_erratum_name() - describe an erratum for the log

@@ -16,6 +16,8 @@
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 
+#include <ete/compat.h>
+
 #include "drv.h"
 
 /*
@@ -268,8 +270,8 @@ void trbe_flush_stop_local(struct trbe_cpu *tc)
  */
 void trbe_flush_init(struct trbe_cpu *tc)
 {
-	hrtimer_init(&tc->flush, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	tc->flush.function = trbe_flush_fn;
+	ete_compat_hrtimer_setup(&tc->flush, trbe_flush_fn, CLOCK_MONOTONIC,
+				 HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 /**

@@ -8,6 +8,7 @@
 #include <linux/module.h>
 
 #include <ete/caps.h>
+#include <ete/compat.h>
 #include "ete_test_profiles.h"
 
 struct caps_case {
@@ -189,4 +190,4 @@ kunit_test_suite(ete_caps_suite);
 
 MODULE_DESCRIPTION("KUnit tests of ETE ID register decoding");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(ETE_COMPAT_KUNIT_NS);

@@ -9,6 +9,7 @@
 #include <linux/module.h>
 
 #include <ete/caps.h>
+#include <ete/compat.h>
 #include <ete/config.h>
 #include <ete/param.h>
 #include <ete/regs.h>
@@ -1064,4 +1065,4 @@ kunit_test_suites(&ete_param_suite, &ete_image_suite);
 
 MODULE_DESCRIPTION("KUnit tests of ETE configuration and register image");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(ETE_COMPAT_KUNIT_NS);

@@ -11,6 +11,7 @@
 #include <linux/module.h>
 
 #include <ete/caps.h>
+#include <ete/compat.h>
 #include <ete/core.h>
 #include <ete/regs.h>
 #include "ete_model.h"
@@ -128,4 +129,4 @@ kunit_test_suite(ete_mmio_model_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the ETE MMIO backend against the model");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(ETE_COMPAT_KUNIT_NS);

@@ -9,6 +9,7 @@
 #include <linux/module.h>
 
 #include <ete/caps.h>
+#include <ete/compat.h>
 #include <ete/config.h>
 #include <ete/param.h>
 #include "ete_test_profiles.h"
@@ -212,4 +213,4 @@ kunit_test_suites(&ete_param_overlay_suite);
 
 MODULE_DESCRIPTION("KUnit tests of ETE parameter overlays (configfs profiles)");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(ETE_COMPAT_KUNIT_NS);

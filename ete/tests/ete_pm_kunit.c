@@ -17,6 +17,7 @@
 #include <linux/workqueue.h>
 #include <kunit/test.h>
 
+#include <ete/compat.h>
 #include <ete/core.h>
 #include <ete/regs.h>
 
@@ -171,4 +172,4 @@ kunit_test_suites(&ete_pm_value_suite, &ete_pm_error_suite);
 
 MODULE_DESCRIPTION("KUnit: a late sink error does not stop a later session");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(ETE_COMPAT_KUNIT_NS);

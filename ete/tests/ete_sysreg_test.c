@@ -9,6 +9,7 @@
 #include <linux/module.h>
 #include <asm/sysreg.h>
 
+#include <ete/compat.h>
 #include <ete/core.h>
 #include <ete/regs.h>
 
@@ -332,4 +333,4 @@ kunit_test_suites(&ete_sysreg_suite, &ete_mmio_suite);
 
 MODULE_DESCRIPTION("KUnit tests of ETE register access backends");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(ETE_COMPAT_KUNIT_NS);

@@ -52,7 +52,7 @@ static int holder_acpi_cpu(struct acpi_device *adev)
 							  METHOD_NAME__UID,
 							  NULL, &uid)))
 		return -ENODEV;
-	return get_cpu_for_acpi_id(uid);
+	return ete_compat_cpu_for_acpi_uid(uid);
 }
 #else
 static int holder_acpi_cpu(struct acpi_device *adev)

@@ -208,6 +208,7 @@ enum trbe_erratum {
 };
 
 unsigned long trbe_errata_for_midr(u32 midr);
+unsigned long trbe_errata_for_cpu(u32 midr);
 const char *trbe_erratum_name(enum trbe_erratum e);
 
 /**

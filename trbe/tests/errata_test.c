@@ -4,6 +4,8 @@
  */
 
 #include <kunit/test.h>
+#include <linux/preempt.h>
+#include <asm/cputype.h>
 
 #include <ete/trbe.h>
 
@@ -59,6 +61,25 @@ static void trbe_errata_for_midr_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, trbe_errata_for_midr(c->midr), c->want);
 }
 
+/*
+ * A MIDR other than the CPU's own (the model standing in for that part)
+ * gets that part's errata, whatever the kernel applies to the CPU itself.
+ */
+static void trbe_errata_for_cpu_foreign_midr(struct kunit *test)
+{
+	const u32 a510_r0p0 = MIDR(0x41, 0, 0xd46, 0);
+	unsigned long got;
+	u32 own;
+
+	preempt_disable();
+	own = read_cpuid_id();
+	got = trbe_errata_for_cpu(a510_r0p0);
+	preempt_enable();
+	if (own == a510_r0p0)
+		kunit_skip(test, "this CPU is a Cortex-A510 r0p0");
+	KUNIT_EXPECT_EQ(test, got, DRAIN | SYNC | BROKEN);
+}
+
 static void trbe_erratum_name_every_erratum(struct kunit *test)
 {
 	int e;
@@ -70,6 +91,7 @@ static void trbe_erratum_name_every_erratum(struct kunit *test)
 
 static struct kunit_case trbe_errata_cases[] = {
 	KUNIT_CASE_PARAM(trbe_errata_for_midr_table, trbe_errata_gen_params),
+	KUNIT_CASE(trbe_errata_for_cpu_foreign_midr),
 	KUNIT_CASE(trbe_erratum_name_every_erratum),
 	{ }
 };

@@ -6,6 +6,8 @@
 #include <kunit/test.h>
 #include <linux/module.h>
 
+#include <ete/compat.h>
+
 #include "trbe_tests.h"
 
 kunit_test_suites(&trbe_status_suite, &trbe_regs_suite, &trbe_window_suite,
@@ -13,4 +15,4 @@ kunit_test_suites(&trbe_status_suite, &trbe_regs_suite, &trbe_window_suite,
 
 MODULE_DESCRIPTION("KUnit tests for the TRBE driver's pure functions");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(ETE_COMPAT_KUNIT_NS);

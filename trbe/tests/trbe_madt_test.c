@@ -210,4 +210,4 @@ kunit_test_suite(trbe_madt_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the TRBE interrupt in the ACPI MADT");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(ETE_COMPAT_KUNIT_NS);

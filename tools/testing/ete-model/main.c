@@ -189,8 +189,8 @@ void em_unit_kick(struct em_unit *u)
  */
 void em_unit_init_deferred(struct em_unit *u)
 {
-	hrtimer_init(&u->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	u->timer.function = em_timer_fn;
+	ete_compat_hrtimer_setup(&u->timer, em_timer_fn, CLOCK_MONOTONIC,
+				 HRTIMER_MODE_REL_PINNED_HARD);
 	INIT_CSD(&u->csd, em_kick_fn, u);
 	atomic_set(&u->kick_busy, 0);
 }

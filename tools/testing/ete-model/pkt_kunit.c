@@ -16,9 +16,11 @@
 #include <linux/module.h>
 #include <kunit/test.h>
 
+#include <ete/compat.h>
+
 #include "pkt.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(ETE_COMPAT_KUNIT_NS);
 
 /**
  * struct em_pkt_case - one packet and its expected encoding

@@ -8,6 +8,8 @@
 #include <linux/string.h>
 #include <kunit/test.h>
 
+#include <ete/compat.h>
+
 #include "pkt.h"
 #include "prog.h"
 #include "trace.h"
@@ -841,6 +843,6 @@ static struct kunit_suite truth_suite = {
 
 kunit_test_suites(&prog_suite, &trace_suite, &truth_suite);
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(ETE_COMPAT_KUNIT_NS);
 MODULE_DESCRIPTION("KUnit suites of the model's program, packets and truth");
 MODULE_LICENSE("GPL");
