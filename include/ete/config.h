@@ -23,6 +23,16 @@
 #define ETE_EVENT_SEL_MASK	0x1f
 #define ETE_EVENT_TRUE		0x01	/* selector 1: always TRUE (RSXSQT) */
 
+/* Resource selector groups, TRCRSCTLR.GROUP (Table D4-26, G.8) */
+#define ETE_RS_GROUP_EXTIN	0
+#define ETE_RS_GROUP_PC		1
+#define ETE_RS_GROUP_CNTR_SEQ	2	/* 0-3 counter at zero, 4-7 state */
+#define ETE_RS_GROUP_SS		3
+#define ETE_RS_GROUP_SAC	4
+#define ETE_RS_GROUP_ARC	5
+#define ETE_RS_GROUP_CIDC	6
+#define ETE_RS_GROUP_VMIDC	7
+
 /* TRCCONFIGR.QE values accepted in ete_config.q_elements */
 #define ETE_QE_OFF		0
 #define ETE_QE_WITH_COUNTS	1
@@ -80,7 +90,7 @@ struct ete_ss_config {
 
 /**
  * struct ete_rs_config - a resource selector (rs<i>/, i >= 2)
- * @group: resource group (TRCRSCTLR.GROUP, Table D4-26)
+ * @group: resource group, ETE_RS_GROUP_* (TRCRSCTLR.GROUP, Table D4-26)
  * @select: resources selected in the group (TRCRSCTLR.SELECT)
  * @invert: invert the selector (TRCRSCTLR.INV)
  * @pair_invert: invert the pair (TRCRSCTLR.PAIRINV, even i only)
@@ -112,7 +122,7 @@ struct ete_ctx_config {
  * @bb_include: 1: broadcast inside @bb_ranges; 0: outside (TRCBBCTLR.MODE)
  * @bb_ranges: ARCs limiting branch broadcast (TRCBBCTLR.RANGE)
  * @return_stack: return stack (TRCCONFIGR.RS)
- * @context_id: trace the process's context ID (the PID, see config.c)
+ * @context_id: trace the process's context ID (the PID, see config-image.c)
  * @vmid: VMID tracing (TRCCONFIGR.VMID)
  * @q_elements: Q elements, ETE_QE_* (TRCCONFIGR.QE)
  * @q_include: 1: Q elements only in @q_ranges; 0: outside (TRCQCTLR.MODE)
