@@ -160,6 +160,13 @@ static ssize_t trbe_read_once(struct trbe_cpu *tc, char __user *ubuf,
 	return ret;
 }
 
+/*
+ * read() consumes from the tail: one attempt copies what is available and
+ * fails with -EAGAIN when the drop policy overwrote it meanwhile.  Under a
+ * trace rate that overtakes every copy, the attempts could go on for as
+ * long as the trace comes: each retry gives way to other tasks, and a
+ * signal ends the read (nothing was read, so it may be restarted).
+ */
 static ssize_t trbe_read(struct file *file, char __user *ubuf, size_t len,
 			 loff_t *ppos)
 {
@@ -172,8 +179,14 @@ static ssize_t trbe_read(struct file *file, char __user *ubuf, size_t len,
 		return -ERESTARTSYS;
 	for (;;) {
 		ret = trbe_read_once(tc, ubuf, len);
-		if (ret == -EAGAIN)
+		if (ret == -EAGAIN) {
+			if (signal_pending(current)) {
+				ret = -ERESTARTSYS;
+				break;
+			}
+			cond_resched();
 			continue;
+		}
 		if (ret)
 			break;
 		if (READ_ONCE(tc->state) != ETE_TRBE_STATE_RUNNING &&
