@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The pure function from configuration to register image, and the
- * privilege filter it applies on the way (the kernel's exception level out
- * of a session whose starter may not trace it).  No register access and
- * no global state: KUnit checks it directly.
+ * privilege filter it applies on the way (the kernel's and the Secure
+ * exception levels out of a session whose starter or whose trace's reader
+ * may not see them).  No register access and no global state: KUnit
+ * checks it directly.
  */
 
 #include <linux/bitfield.h>
@@ -70,6 +71,44 @@
 #define TRFCR_EL2_CX		BIT(3)
 #define TRFCR_TS_VIRTUAL	BIT_ULL(5)	/* TS = 0b01 */
 
+/**
+ * struct ete_els - the exception levels a session traces
+ * @ns: Non-secure ELs, bit n = ELn
+ * @s: Secure ELs
+ * @filtered: 0, or ETE_FILTERED_* when the configuration asked for more
+ */
+struct ete_els {
+	u8 ns;
+	u8 s;
+	u8 filtered;
+};
+
+/*
+ * The privilege rule: the kernel's exception levels (EL1, and EL2 where
+ * a VHE kernel runs) and every Secure one are traced only when both the
+ * session's starter and whoever reads its trace may see them.  Either
+ * one without CAP_PERFMON (or CAP_SYS_ADMIN) gets user space (EL0) only;
+ * the configuration stays as the user wrote it, the image says what was
+ * taken out.
+ */
+static void ete_image_els(const struct ete_config *cfg,
+			  const struct ete_env *env, struct ete_els *el)
+{
+	const u8 kernel_els = ETE_EL1 | ETE_EL2;
+
+	el->ns = cfg->el_ns;
+	el->s = cfg->el_s;
+	el->filtered = 0;
+	if (env->kernel_allowed && env->reader_allowed)
+		return;
+	if (!(el->ns & kernel_els) && !el->s && !cfg->trace_errors)
+		return;
+	el->ns &= ~kernel_els;
+	el->s = 0;
+	el->filtered = (env->kernel_allowed ? 0 : ETE_FILTERED_STARTER) |
+		       (env->reader_allowed ? 0 : ETE_FILTERED_READER);
+}
+
 static void img_add(struct ete_image *img, u32 reg, u64 val)
 {
 	if (img->nr < ETE_IMAGE_MAX)
@@ -113,26 +152,31 @@ static u64 ete_image_configr(const struct ete_config *cfg,
 	return v;
 }
 
+/*
+ * The ViewInst filter: the exception levels of @el, and System error
+ * exceptions traced even when filtered out (TRCERR) only if @el is the
+ * configuration's own, unfiltered
+ */
 static u64 ete_image_victlr(const struct ete_config *cfg,
-			    const struct ete_caps *caps, u8 el_ns)
+			    const struct ete_caps *caps,
+			    const struct ete_els *el)
 {
 	u64 v = FIELD_PREP(TRCVICTLR_EVENT, cfg->viewinst_event);
 
 	if (cfg->ss_status)
 		v |= TRCVICTLR_SSSTATUS;
-	if (cfg->trace_errors)
+	if (cfg->trace_errors && !el->filtered)
 		v |= TRCVICTLR_TRCERR;
-	v |= FIELD_PREP(TRCVICTLR_EXLEVEL_S,
-			ete_excl(cfg->el_s, caps->exlevel_s));
+	v |= FIELD_PREP(TRCVICTLR_EXLEVEL_S, ete_excl(el->s, caps->exlevel_s));
 	v |= FIELD_PREP(TRCVICTLR_EXLEVEL_NS,
-			ete_excl(el_ns, caps->exlevel_ns & 7));
+			ete_excl(el->ns, caps->exlevel_ns & 7));
 	return v;
 }
 
 static void ete_image_main(const struct ete_config *cfg,
 			   const struct ete_caps *caps,
 			   const struct ete_env *env, struct ete_image *img,
-			   u8 el_ns)
+			   const struct ete_els *el)
 {
 	u64 v = 0;
 	unsigned int i;
@@ -168,7 +212,7 @@ static void ete_image_main(const struct ete_config *cfg,
 		img_add(img, ETE_TRCQCTLR,
 			FIELD_PREP(TRCQCTLR_RANGE, cfg->q_ranges) |
 			(cfg->q_include ? TRCQCTLR_MODE : 0));
-	img_add(img, ETE_TRCVICTLR, ete_image_victlr(cfg, caps, el_ns));
+	img_add(img, ETE_TRCVICTLR, ete_image_victlr(cfg, caps, el));
 	if (caps->num_arc) {
 		img_add(img, ETE_TRCVIIECTLR,
 			FIELD_PREP(TRCVIIECTLR_INCLUDE, cfg->include_ranges) |
@@ -303,7 +347,7 @@ static void ete_image_comparators(const struct ete_config *cfg,
  * ete_config_to_image() - the registers that implement a configuration
  * @cfg: a configuration that passed ete_config_validate()
  * @caps: the unit's capabilities (only registers that exist are written)
- * @env: the kernel's EL and the user's privilege
+ * @env: the kernel's EL, and who may see the kernel
  * @img: filled
  *
  * Every register of the image is written while the unit is Idle, in the
@@ -316,30 +360,32 @@ static void ete_image_comparators(const struct ete_config *cfg,
  * configuration references (ete_config_live(), kept in @img->live): the
  * unit never looks at the others.
  *
+ * Unless @env says that both the session's starter and the reader of its
+ * trace may see the kernel, EL1, EL2 and every Secure EL are left out of
+ * TRCVICTLR and TRFCR, and TRCVICTLR.TRCERR too (it traces System error
+ * exceptions taken at a filtered level); @img->kernel_filtered says so.
+ *
  * Context: any context; pure.
  */
 void ete_config_to_image(const struct ete_config *cfg,
 			 const struct ete_caps *caps,
 			 const struct ete_env *env, struct ete_image *img)
 {
-	u8 kernel_els = ETE_EL1 | ETE_EL2;
-	u8 el_ns = cfg->el_ns;
+	struct ete_els el;
 
 	memset(img, 0, sizeof(*img));
-	if (!env->kernel_allowed && (el_ns & kernel_els)) {
-		el_ns &= ~kernel_els;
-		img->kernel_filtered = true;
-	}
+	ete_image_els(cfg, env, &el);
+	img->kernel_filtered = el.filtered;
 	ete_config_live(cfg, caps, &img->live);
-	ete_image_main(cfg, caps, env, img, el_ns);
+	ete_image_main(cfg, caps, env, img, &el);
 	ete_image_seq_cntr(cfg, caps, img);
 	ete_image_resources(cfg, caps, img);
 	ete_image_comparators(cfg, caps, img);
 
 	img->trfcr = TRFCR_TS_VIRTUAL;
-	if (el_ns & ETE_EL0)
+	if (el.ns & ETE_EL0)
 		img->trfcr |= TRFCR_E0TRE;
-	if (el_ns & (env->kernel_el2 ? ETE_EL2 : ETE_EL1))
+	if (el.ns & (env->kernel_el2 ? ETE_EL2 : ETE_EL1))
 		img->trfcr |= TRFCR_EXTRE;
 	if (env->kernel_el2 && cfg->context_id)
 		img->trfcr |= TRFCR_EL2_CX;

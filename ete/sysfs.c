@@ -112,6 +112,19 @@ static const char *ete_errname(int err)
 	}
 }
 
+/* Who lacked the privilege when a session's kernel levels were filtered */
+static const char *ete_filtered_who(u8 filtered)
+{
+	switch (filtered) {
+	case ETE_FILTERED_STARTER:
+		return "the session's starter";
+	case ETE_FILTERED_READER:
+		return "the trace buffer's opener";
+	default:
+		return "the session's starter and the trace buffer's opener";
+	}
+}
+
 static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
@@ -127,11 +140,12 @@ static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 			     u->sink ? u->sink->name : "none");
 	len += sysfs_emit_at(buf, len, "trf: %s\n", u->has_trf ? "yes" :
 			     "no (FEAT_TRF absent: filtering with TRCVICTLR only)");
-	if (owner)
-		len += sysfs_emit_at(buf, len, "kernel: %s\n",
-				     u->img.kernel_filtered ?
-				     "filtered out (needs CAP_PERFMON or CAP_SYS_ADMIN)" :
-				     "traced if selected");
+	if (owner && !u->img.kernel_filtered)
+		len += sysfs_emit_at(buf, len, "kernel: traced if selected\n");
+	else if (owner)
+		len += sysfs_emit_at(buf, len,
+				     "kernel: filtered out (%s without CAP_PERFMON or CAP_SYS_ADMIN)\n",
+				     ete_filtered_who(u->img.kernel_filtered));
 	if (u->err && ete_errname(u->err))
 		len += sysfs_emit_at(buf, len, "last_error: %s (%s)\n",
 				     ete_errname(u->err), u->err_msg);
