@@ -865,9 +865,10 @@ TEST_F(lc, configfs_cpus_huge_number_is_erange)
 
 /*
  * Address comparator values are kernel addresses when root set them:
- * readers without CAP_PERFMON get EPERM (sysfs and configfs), as %pK
- * under kptr_restrict; root reads them.  read_as_user(): 0 or -errno of
- * reading @path as uid 1000 without capabilities.
+ * readers without CAP_PERFMON get EPERM in sysfs, as %pK under
+ * kptr_restrict, and cannot open a profile's (EACCES: root's alone, mode
+ * 0600); root reads them.  read_as_user(): 0 or -errno of reading @path
+ * as uid 1000 without capabilities.
  */
 static int read_as_user(const char *path)
 {
@@ -906,9 +907,66 @@ TEST_F(lc, addr_values_hidden_from_unprivileged)
 	EXPECT_EQ(0, read_as_user(p));
 	ASSERT_EQ(0, mkprof("t_lc"));
 	ASSERT_EQ(0, pput("t_lc", "addr0/value", "0xffff800012345678"));
-	EXPECT_EQ(-EPERM, read_as_user(prof_path("t_lc", "addr0/value")));
+	EXPECT_EQ(-EACCES, read_as_user(prof_path("t_lc", "addr0/value")));
 	snprintf(p, sizeof(p), UNIT, CPU, "addr0/value");
 	put(p, "0");
+}
+
+/*
+ * Whose privilege shows an address (issue 32, F11): the process that
+ * opened the file, not the one reading it, as for /proc/kallsyms.  A file
+ * opened without it and read by a process that has it (a set-user-ID
+ * program reading a descriptor it was handed) shows nothing; a file root
+ * opened shows the value to whoever reads it.  configfs tells show()
+ * nothing of the opener: a profile's addr<i>/value is root's alone (mode
+ * 0600), so the open's own permission check stands for the opener.
+ *
+ * opened_as_user(): open @path as effective uid 1000 (no effective
+ * capability, root kept as the saved uid), then read it as root; 0 if
+ * the value was shown, else the errno of the open or the read.
+ * opened_as_root(): open as root, read as uid 1000; the same.
+ */
+static int opened_as(const char *path, bool user_opens)
+{
+	char buf[64];
+	int status, fd;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (user_opens && setresuid(1000, 1000, 0))
+			_exit(100);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			_exit(errno);
+		if (user_opens ? setresuid(0, 0, 0) :
+		    setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
+			_exit(101);
+		if (read(fd, buf, sizeof(buf)) <= 0)
+			_exit(errno ?: 102);
+		_exit(strncmp(buf, "0xffff800012345678", 18) ? 103 : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+TEST_F(lc, addr_value_opener_decides)
+{
+	char p[256];
+
+	if (!self->ready)
+		return;
+	snprintf(p, sizeof(p), UNIT, CPU, "addr0/value");
+	ASSERT_EQ(0, put(p, "0xffff800012345678"));
+	EXPECT_EQ(EPERM, opened_as(p, true));
+	EXPECT_EQ(0, opened_as(p, false));
+	put(p, "0");
+
+	ASSERT_EQ(0, mkprof("t_lc"));
+	ASSERT_EQ(0, pput("t_lc", "addr0/value", "0xffff800012345678"));
+	EXPECT_EQ(EACCES, opened_as(prof_path("t_lc", "addr0/value"), true));
 }
 
 /*
