@@ -6,6 +6,7 @@
  * write is refused with -EBUSY while the profile is active.
  */
 
+#include <linux/capability.h>
 #include <linux/configfs.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
@@ -57,6 +58,12 @@ static int ete_cfs_param_set(struct ete_profile *prof,
 	return ret;
 }
 
+/*
+ * configfs gives show() neither the file nor its opener: a secret value
+ * (an address) is in a file only root may open for reading (mode 0600,
+ * ete_cfs_param_attrs_init()), which is the opener's check, and is shown
+ * to a reader with the privilege as well.
+ */
 static ssize_t ete_cfs_param_show(struct config_item *item, unsigned int n,
 				  char *page)
 {
@@ -65,7 +72,7 @@ static ssize_t ete_cfs_param_show(struct config_item *item, unsigned int n,
 
 	mutex_lock(&d->prof->lock);
 	len = ete_param_show(&d->prof->ov.cfg, &ete_params[n], d->idx, page,
-			     PAGE_SIZE);
+			     PAGE_SIZE, perfmon_capable());
 	mutex_unlock(&d->prof->lock);
 	return len;
 }
@@ -251,7 +258,8 @@ void ete_cfs_param_attrs_init(void)
 
 		a->ca_name = ete_params[i].name;
 		a->ca_owner = THIS_MODULE;
-		a->ca_mode = 0644;
+		/* a secret is opened by root alone: configfs shows no opener */
+		a->ca_mode = ete_param_secret(&ete_params[i]) ? 0600 : 0644;
 		a->show = ete_cfs_ops[i].show;
 		a->store = ete_cfs_ops[i].store;
 	}

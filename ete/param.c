@@ -325,13 +325,15 @@ EXPORT_SYMBOL_IF_KUNIT(ete_param_format);
  * @p: the parameter
  *
  * An address comparator's value may be a kernel address that someone with
- * the privilege wrote (KASLR): like %pK under kptr_restrict, it is shown
- * only to readers with the privilege kernel tracing needs.
+ * the privilege wrote (KASLR): like /proc/kallsyms, it is shown only
+ * through a file whose opener had the privilege kernel tracing needs.
+ * The ABI files decide who that is (sysfs.c: the opener's credentials;
+ * configfs-files.c: a mode only root opens).
  *
  * Context: any context.
  * Return: true for addr<i>/value.
  */
-static bool ete_param_secret(const struct ete_param *p)
+bool ete_param_secret(const struct ete_param *p)
 {
 	return p->group == ETE_PG_ADDR && !strcmp(p->name, "value");
 }
@@ -343,15 +345,16 @@ static bool ete_param_secret(const struct ete_param *p)
  * @idx: instance in its group
  * @buf: output
  * @len: size of @buf
+ * @privileged: the file's opener may see the kernel (as the ABI judged)
  *
- * Context: process context, the reader's credentials current.
- * Return: the number of characters written, or -EPERM for an address
- * comparator's value and a reader without CAP_PERFMON (or CAP_SYS_ADMIN).
+ * Context: any context.
+ * Return: the number of characters written, or -EPERM for a secret value
+ * (ete_param_secret()) and @privileged false.
  */
 int ete_param_show(const struct ete_config *cfg, const struct ete_param *p,
-		   unsigned int idx, char *buf, size_t len)
+		   unsigned int idx, char *buf, size_t len, bool privileged)
 {
-	if (ete_param_secret(p) && !perfmon_capable())
+	if (ete_param_secret(p) && !privileged)
 		return -EPERM;
 	return ete_param_format(cfg, p, idx, buf, len);
 }

@@ -287,6 +287,7 @@ static int ete_session_claim(struct ete_session *sess, int cpu,
 {
 	struct ete_unit *u = ete_unit_of(cpu);
 	const struct ete_config *cfg;
+	struct ete_env cpu_env;
 	struct ete_sink *sink;
 	int ret;
 
@@ -319,7 +320,10 @@ static int ete_session_claim(struct ete_session *sess, int cpu,
 	u->sink_priv = sink->priv;
 	u->sess = sess;
 	u->sess_gen++;
-	ete_config_to_image(cfg, &u->caps, env, &u->img);
+	/* The rule at the buffer: the trace's reader must have the right too */
+	cpu_env = *env;
+	cpu_env.reader_allowed = sink->ops->reader_sees_kernel(sink->priv, cpu);
+	ete_config_to_image(cfg, &u->caps, &cpu_env, &u->img);
 	return 0;
 }
 
@@ -372,9 +376,7 @@ static int ete_session_start_locked(struct ete_session *sess,
 				    const struct ete_env *env,
 				    struct ete_session_args *args)
 {
-	int cpu, ret = 0;
-
-	int done;
+	int cpu, done, ret = 0;
 
 	for_each_cpu(cpu, sess->cpus) {
 		ret = ete_session_claim(sess, cpu, env, args);

@@ -61,7 +61,8 @@ int ete_sink_register(const struct ete_sink_ops *ops, void *priv)
 {
 	struct ete_sink *s;
 
-	if (!ops->present || !ops->start_local || !ops->stop_local)
+	if (!ops->present || !ops->start_local || !ops->stop_local ||
+	    !ops->reader_sees_kernel)
 		return -EINVAL;
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)

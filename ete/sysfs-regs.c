@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/class/ete/ete<N>/trcidr/ and mgmt/: the raw ID and management
- * registers under the upstream etm4x names (sysfs.c adds the groups).
- * trcidr/ shows the values read at probe; a mgmt/ file reads its register
- * on the unit's CPU when read (ete_unit_read()).
+ * /sys/class/ete/ete<N>/caps/, trcidr/ and mgmt/: what the unit reports
+ * (sysfs.c adds the groups).  caps/ shows the capabilities decoded at
+ * probe; trcidr/ and mgmt/ the raw ID and management registers under the
+ * upstream etm4x names: trcidr/ the values read at probe, a mgmt/ file
+ * reads its register on the unit's CPU when read (ete_unit_read()).
  */
 
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/sysfs.h>
+
+#include <asm/virt.h>
 
 #include <ete/core.h>
 #include <ete/regs.h>
@@ -99,3 +102,159 @@ const struct attribute_group ete_mgmt_group = {
 	.attrs = ete_mgmt_attrs,
 };
 
+/* ------------------------------------------------------------------------
+ * caps/: decoded capabilities
+ */
+
+struct ete_caps_attr {
+	struct device_attribute attr;
+	u16 offset;
+	u8 size;
+};
+
+static ssize_t ete_caps_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct ete_caps_attr *ca = container_of(attr, struct ete_caps_attr,
+						attr);
+	struct ete_unit *u = dev_get_drvdata(dev);
+	const void *p = (const u8 *)&u->caps + ca->offset;
+	u64 v;
+
+	switch (ca->size) {
+	case 1:
+		v = *(const u8 *)p;
+		break;
+	case 2:
+		v = *(const u16 *)p;
+		break;
+	default:
+		v = *(const u32 *)p;
+		break;
+	}
+	return sysfs_emit(buf, "%llu\n", v);
+}
+
+/* F is a member of a struct ete_caps at address NULL: offset and size */
+#define CAPS_ATTR(_name, F)						\
+	static struct ete_caps_attr ete_caps_attr_##_name = {		\
+		.attr = __ATTR(_name, 0444, ete_caps_show, NULL),	\
+		.offset = (uintptr_t)&(F),				\
+		.size = sizeof(F),					\
+	}
+#define CAP	(*(struct ete_caps *)NULL)
+
+CAPS_ATTR(revision, CAP.revision);
+CAPS_ATTR(return_stack, CAP.retstack);
+CAPS_ATTR(cycle_count, CAP.cycle_count);
+CAPS_ATTR(branch_broadcast, CAP.branch_broadcast);
+CAPS_ATTR(q_filter, CAP.qfilt);
+CAPS_ATTR(q_support, CAP.qsupp);
+CAPS_ATTR(num_events, CAP.num_events);
+CAPS_ATTR(timestamp_bits, CAP.ts_bits);
+CAPS_ATTR(context_id_bits, CAP.cid_bits);
+CAPS_ATTR(vmid_bits, CAP.vmid_bits);
+CAPS_ATTR(cycle_counter_bits, CAP.cc_bits);
+CAPS_ATTR(vmid_opt, CAP.vmidopt);
+CAPS_ATTR(cc_threshold_min, CAP.ccitmin);
+CAPS_ATTR(el_s, CAP.exlevel_s);
+CAPS_ATTR(el_ns, CAP.exlevel_ns);
+CAPS_ATTR(trace_errors, CAP.trcerr);
+CAPS_ATTR(sync_period_fixed, CAP.syncpr_ro);
+CAPS_ATTR(stall, CAP.stallctl);
+CAPS_ATTR(system_stall, CAP.sysstall);
+CAPS_ATTR(no_overflow, CAP.nooverflow);
+CAPS_ATTR(num_addr_comparators, CAP.num_ac);
+CAPS_ATTR(num_addr_ranges, CAP.num_arc);
+CAPS_ATTR(num_pe_comparators, CAP.num_pc);
+CAPS_ATTR(num_resource_selectors, CAP.num_rs);
+CAPS_ATTR(num_single_shot, CAP.num_ss);
+CAPS_ATTR(num_context_id_comparators, CAP.num_cidc);
+CAPS_ATTR(num_vmid_comparators, CAP.num_vmidc);
+CAPS_ATTR(num_external_inputs, CAP.num_extin);
+CAPS_ATTR(num_external_input_selectors, CAP.num_extinsel);
+CAPS_ATTR(trace_id_bits, CAP.traceid_bits);
+CAPS_ATTR(atb_trigger, CAP.atbtrig);
+CAPS_ATTR(low_power_override, CAP.lpoverride);
+CAPS_ATTR(num_seq_states, CAP.num_seq_states);
+CAPS_ATTR(num_counters, CAP.num_cntr);
+CAPS_ATTR(max_speculation, CAP.maxspec);
+
+static ssize_t trf_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	struct ete_unit *u = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%d\n", u->has_trf);
+}
+static DEVICE_ATTR_RO(trf);
+
+/*
+ * Where a context ID filter finds the PID: "cid" (CONTEXTIDR_EL1, a kernel
+ * at EL1: context ID comparators), "vmid" (CONTEXTIDR_EL2 traced as the
+ * VMID, a VHE kernel: VMID comparators), or "none" (the kernel does not
+ * write PIDs there, CONFIG_PID_IN_CONTEXTIDR, or the unit has no such
+ * comparator).
+ */
+static ssize_t pid_context_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct ete_unit *u = dev_get_drvdata(dev);
+	const char *where = "none";
+
+	if (IS_ENABLED(CONFIG_PID_IN_CONTEXTIDR)) {
+		if (!is_kernel_in_hyp_mode() && u->caps.num_cidc)
+			where = "cid";
+		else if (is_kernel_in_hyp_mode() && u->caps.num_vmidc &&
+			 u->caps.vmidopt)
+			where = "vmid";
+	}
+	return sysfs_emit(buf, "%s\n", where);
+}
+static DEVICE_ATTR_RO(pid_context);
+
+static struct attribute *ete_caps_attrs[] = {
+	&ete_caps_attr_revision.attr.attr,
+	&ete_caps_attr_return_stack.attr.attr,
+	&ete_caps_attr_cycle_count.attr.attr,
+	&ete_caps_attr_branch_broadcast.attr.attr,
+	&ete_caps_attr_q_filter.attr.attr,
+	&ete_caps_attr_q_support.attr.attr,
+	&ete_caps_attr_num_events.attr.attr,
+	&ete_caps_attr_timestamp_bits.attr.attr,
+	&ete_caps_attr_context_id_bits.attr.attr,
+	&ete_caps_attr_vmid_bits.attr.attr,
+	&ete_caps_attr_cycle_counter_bits.attr.attr,
+	&ete_caps_attr_vmid_opt.attr.attr,
+	&ete_caps_attr_cc_threshold_min.attr.attr,
+	&ete_caps_attr_el_s.attr.attr,
+	&ete_caps_attr_el_ns.attr.attr,
+	&ete_caps_attr_trace_errors.attr.attr,
+	&ete_caps_attr_sync_period_fixed.attr.attr,
+	&ete_caps_attr_stall.attr.attr,
+	&ete_caps_attr_system_stall.attr.attr,
+	&ete_caps_attr_no_overflow.attr.attr,
+	&ete_caps_attr_num_addr_comparators.attr.attr,
+	&ete_caps_attr_num_addr_ranges.attr.attr,
+	&ete_caps_attr_num_pe_comparators.attr.attr,
+	&ete_caps_attr_num_resource_selectors.attr.attr,
+	&ete_caps_attr_num_single_shot.attr.attr,
+	&ete_caps_attr_num_context_id_comparators.attr.attr,
+	&ete_caps_attr_num_vmid_comparators.attr.attr,
+	&ete_caps_attr_num_external_inputs.attr.attr,
+	&ete_caps_attr_num_external_input_selectors.attr.attr,
+	&ete_caps_attr_trace_id_bits.attr.attr,
+	&ete_caps_attr_atb_trigger.attr.attr,
+	&ete_caps_attr_low_power_override.attr.attr,
+	&ete_caps_attr_num_seq_states.attr.attr,
+	&ete_caps_attr_num_counters.attr.attr,
+	&ete_caps_attr_max_speculation.attr.attr,
+	&dev_attr_trf.attr,
+	&dev_attr_pid_context.attr,
+	NULL,
+};
+
+const struct attribute_group ete_caps_group = {
+	.name = "caps",
+	.attrs = ete_caps_attrs,
+};

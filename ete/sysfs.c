@@ -6,8 +6,9 @@
  * param.c; the files of each parameter group (addr<i>/, cntr<i>/, ...)
  * exist only for the resources the unit implements.  Configuration writes
  * are refused with -EBUSY while the unit is enabled and leave the old value
- * on any error.  caps/ shows the decoded capabilities; trcidr/ and mgmt/
- * mirror raw registers under the upstream etm4x names for existing tools.
+ * on any error.  An address comparator's value is a binary attribute, so
+ * that its read judges the file's opener (struct ete_param_bin).  caps/,
+ * trcidr/ and mgmt/ are sysfs-regs.c's.
  */
 
 #include <linux/device.h>
@@ -17,12 +18,11 @@
 #include <linux/stddef.h>
 #include <linux/sysfs.h>
 
-#include <asm/virt.h>
-
 #include <ete/compat.h>
 #include <ete/core.h>
 #include <ete/param.h>
 #include <ete/regs.h>
+#include <ete/sink.h>
 
 static struct class *ete_class;
 
@@ -112,6 +112,19 @@ static const char *ete_errname(int err)
 	}
 }
 
+/* Who lacked the privilege when a session's kernel levels were filtered */
+static const char *ete_filtered_who(u8 filtered)
+{
+	switch (filtered) {
+	case ETE_FILTERED_STARTER:
+		return "the session's starter";
+	case ETE_FILTERED_READER:
+		return "the trace buffer's opener";
+	default:
+		return "the session's starter and the trace buffer's opener";
+	}
+}
+
 static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
@@ -127,11 +140,12 @@ static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 			     u->sink ? u->sink->name : "none");
 	len += sysfs_emit_at(buf, len, "trf: %s\n", u->has_trf ? "yes" :
 			     "no (FEAT_TRF absent: filtering with TRCVICTLR only)");
-	if (owner)
-		len += sysfs_emit_at(buf, len, "kernel: %s\n",
-				     u->img.kernel_filtered ?
-				     "filtered out (needs CAP_PERFMON or CAP_SYS_ADMIN)" :
-				     "traced if selected");
+	if (owner && !u->img.kernel_filtered)
+		len += sysfs_emit_at(buf, len, "kernel: traced if selected\n");
+	else if (owner)
+		len += sysfs_emit_at(buf, len,
+				     "kernel: filtered out (%s without CAP_PERFMON or CAP_SYS_ADMIN)\n",
+				     ete_filtered_who(u->img.kernel_filtered));
 	if (u->err && ete_errname(u->err))
 		len += sysfs_emit_at(buf, len, "last_error: %s (%s)\n",
 				     ete_errname(u->err), u->err_msg);
@@ -161,6 +175,15 @@ struct ete_param_attr {
 	unsigned int idx;
 };
 
+/* A parameter's new value, from the user's text.  Under ete_mutex. */
+static int ete_param_write(struct ete_unit *u, const struct ete_param *p,
+			   unsigned int idx, const char *buf)
+{
+	if (u->sess)
+		return -EBUSY;
+	return ete_param_store(&u->cfg, &u->caps, p, idx, buf);
+}
+
 static ssize_t ete_param_attr_show(struct device *dev,
 				   struct device_attribute *attr, char *buf)
 {
@@ -170,7 +193,7 @@ static ssize_t ete_param_attr_show(struct device *dev,
 	int len;
 
 	mutex_lock(&ete_mutex);
-	len = ete_param_show(&u->cfg, pa->p, pa->idx, buf, PAGE_SIZE);
+	len = ete_param_show(&u->cfg, pa->p, pa->idx, buf, PAGE_SIZE, false);
 	mutex_unlock(&ete_mutex);
 	return len;
 }
@@ -185,170 +208,65 @@ static ssize_t ete_param_attr_store(struct device *dev,
 	int ret;
 
 	mutex_lock(&ete_mutex);
-	if (u->sess)
-		ret = -EBUSY;
-	else
-		ret = ete_param_store(&u->cfg, &u->caps, pa->p, pa->idx, buf);
+	ret = ete_param_write(u, pa->p, pa->idx, buf);
 	mutex_unlock(&ete_mutex);
 	return ret ? ret : count;
 }
 
-/* ------------------------------------------------------------------------
- * caps/: decoded capabilities
+/**
+ * struct ete_param_bin - the sysfs file of a secret parameter instance
+ * @attr: a binary attribute: unlike show(), its read() is given the open
+ *	file, and so the credentials of whoever opened it
+ * @p: the parameter (ete_param_secret())
+ * @idx: the instance in its group
+ *
+ * An address comparator's value is shown only through a file opened with
+ * CAP_PERFMON or CAP_SYS_ADMIN (ete_file_may_trace_kernel()), as
+ * /proc/kallsyms judges its opener: a process that has the privilege and
+ * reads a file someone without it opened (a set-user-ID program reading a
+ * descriptor it was handed) shows nothing.  The file reads and writes as
+ * the other parameter files do.
  */
-
-struct ete_caps_attr {
-	struct device_attribute attr;
-	u16 offset;
-	u8 size;
+struct ete_param_bin {
+	struct bin_attribute attr;
+	const struct ete_param *p;
+	unsigned int idx;
 };
 
-static ssize_t ete_caps_show(struct device *dev, struct device_attribute *attr,
-			     char *buf)
+static ssize_t ete_param_bin_read(struct file *file, struct kobject *kobj,
+				  ete_compat_bin_attr_t *attr, char *buf,
+				  loff_t pos, size_t count)
 {
-	struct ete_caps_attr *ca = container_of(attr, struct ete_caps_attr,
-						attr);
-	struct ete_unit *u = dev_get_drvdata(dev);
-	const void *p = (const u8 *)&u->caps + ca->offset;
-	u64 v;
+	const struct ete_param_bin *pb = container_of(attr, struct ete_param_bin,
+						      attr);
+	struct ete_unit *u = dev_get_drvdata(kobj_to_dev(kobj));
+	char val[32];
+	int len;
 
-	switch (ca->size) {
-	case 1:
-		v = *(const u8 *)p;
-		break;
-	case 2:
-		v = *(const u16 *)p;
-		break;
-	default:
-		v = *(const u32 *)p;
-		break;
-	}
-	return sysfs_emit(buf, "%llu\n", v);
+	mutex_lock(&ete_mutex);
+	len = ete_param_show(&u->cfg, pb->p, pb->idx, val, sizeof(val),
+			     ete_file_may_trace_kernel(file));
+	mutex_unlock(&ete_mutex);
+	if (len < 0)
+		return len;
+	return memory_read_from_buffer(buf, count, &pos, val, len);
 }
 
-/* F is a member of a struct ete_caps at address NULL: offset and size */
-#define CAPS_ATTR(_name, F)						\
-	static struct ete_caps_attr ete_caps_attr_##_name = {		\
-		.attr = __ATTR(_name, 0444, ete_caps_show, NULL),	\
-		.offset = (uintptr_t)&(F),				\
-		.size = sizeof(F),					\
-	}
-#define CAP	(*(struct ete_caps *)NULL)
-
-CAPS_ATTR(revision, CAP.revision);
-CAPS_ATTR(return_stack, CAP.retstack);
-CAPS_ATTR(cycle_count, CAP.cycle_count);
-CAPS_ATTR(branch_broadcast, CAP.branch_broadcast);
-CAPS_ATTR(q_filter, CAP.qfilt);
-CAPS_ATTR(q_support, CAP.qsupp);
-CAPS_ATTR(num_events, CAP.num_events);
-CAPS_ATTR(timestamp_bits, CAP.ts_bits);
-CAPS_ATTR(context_id_bits, CAP.cid_bits);
-CAPS_ATTR(vmid_bits, CAP.vmid_bits);
-CAPS_ATTR(cycle_counter_bits, CAP.cc_bits);
-CAPS_ATTR(vmid_opt, CAP.vmidopt);
-CAPS_ATTR(cc_threshold_min, CAP.ccitmin);
-CAPS_ATTR(el_s, CAP.exlevel_s);
-CAPS_ATTR(el_ns, CAP.exlevel_ns);
-CAPS_ATTR(trace_errors, CAP.trcerr);
-CAPS_ATTR(sync_period_fixed, CAP.syncpr_ro);
-CAPS_ATTR(stall, CAP.stallctl);
-CAPS_ATTR(system_stall, CAP.sysstall);
-CAPS_ATTR(no_overflow, CAP.nooverflow);
-CAPS_ATTR(num_addr_comparators, CAP.num_ac);
-CAPS_ATTR(num_addr_ranges, CAP.num_arc);
-CAPS_ATTR(num_pe_comparators, CAP.num_pc);
-CAPS_ATTR(num_resource_selectors, CAP.num_rs);
-CAPS_ATTR(num_single_shot, CAP.num_ss);
-CAPS_ATTR(num_context_id_comparators, CAP.num_cidc);
-CAPS_ATTR(num_vmid_comparators, CAP.num_vmidc);
-CAPS_ATTR(num_external_inputs, CAP.num_extin);
-CAPS_ATTR(num_external_input_selectors, CAP.num_extinsel);
-CAPS_ATTR(trace_id_bits, CAP.traceid_bits);
-CAPS_ATTR(atb_trigger, CAP.atbtrig);
-CAPS_ATTR(low_power_override, CAP.lpoverride);
-CAPS_ATTR(num_seq_states, CAP.num_seq_states);
-CAPS_ATTR(num_counters, CAP.num_cntr);
-CAPS_ATTR(max_speculation, CAP.maxspec);
-
-static ssize_t trf_show(struct device *dev, struct device_attribute *attr,
-			char *buf)
+/* As a store(): each write() is one whole value, the position ignored */
+static ssize_t ete_param_bin_write(struct file *file, struct kobject *kobj,
+				   ete_compat_bin_attr_t *attr, char *buf,
+				   loff_t pos, size_t count)
 {
-	struct ete_unit *u = dev_get_drvdata(dev);
+	const struct ete_param_bin *pb = container_of(attr, struct ete_param_bin,
+						      attr);
+	struct ete_unit *u = dev_get_drvdata(kobj_to_dev(kobj));
+	int ret;
 
-	return sysfs_emit(buf, "%d\n", u->has_trf);
+	mutex_lock(&ete_mutex);
+	ret = ete_param_write(u, pb->p, pb->idx, buf);
+	mutex_unlock(&ete_mutex);
+	return ret ? ret : count;
 }
-static DEVICE_ATTR_RO(trf);
-
-/*
- * Where a context ID filter finds the PID: "cid" (CONTEXTIDR_EL1, a kernel
- * at EL1: context ID comparators), "vmid" (CONTEXTIDR_EL2 traced as the
- * VMID, a VHE kernel: VMID comparators), or "none" (the kernel does not
- * write PIDs there, CONFIG_PID_IN_CONTEXTIDR, or the unit has no such
- * comparator).
- */
-static ssize_t pid_context_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
-{
-	struct ete_unit *u = dev_get_drvdata(dev);
-	const char *where = "none";
-
-	if (IS_ENABLED(CONFIG_PID_IN_CONTEXTIDR)) {
-		if (!is_kernel_in_hyp_mode() && u->caps.num_cidc)
-			where = "cid";
-		else if (is_kernel_in_hyp_mode() && u->caps.num_vmidc &&
-			 u->caps.vmidopt)
-			where = "vmid";
-	}
-	return sysfs_emit(buf, "%s\n", where);
-}
-static DEVICE_ATTR_RO(pid_context);
-
-static struct attribute *ete_caps_attrs[] = {
-	&ete_caps_attr_revision.attr.attr,
-	&ete_caps_attr_return_stack.attr.attr,
-	&ete_caps_attr_cycle_count.attr.attr,
-	&ete_caps_attr_branch_broadcast.attr.attr,
-	&ete_caps_attr_q_filter.attr.attr,
-	&ete_caps_attr_q_support.attr.attr,
-	&ete_caps_attr_num_events.attr.attr,
-	&ete_caps_attr_timestamp_bits.attr.attr,
-	&ete_caps_attr_context_id_bits.attr.attr,
-	&ete_caps_attr_vmid_bits.attr.attr,
-	&ete_caps_attr_cycle_counter_bits.attr.attr,
-	&ete_caps_attr_vmid_opt.attr.attr,
-	&ete_caps_attr_cc_threshold_min.attr.attr,
-	&ete_caps_attr_el_s.attr.attr,
-	&ete_caps_attr_el_ns.attr.attr,
-	&ete_caps_attr_trace_errors.attr.attr,
-	&ete_caps_attr_sync_period_fixed.attr.attr,
-	&ete_caps_attr_stall.attr.attr,
-	&ete_caps_attr_system_stall.attr.attr,
-	&ete_caps_attr_no_overflow.attr.attr,
-	&ete_caps_attr_num_addr_comparators.attr.attr,
-	&ete_caps_attr_num_addr_ranges.attr.attr,
-	&ete_caps_attr_num_pe_comparators.attr.attr,
-	&ete_caps_attr_num_resource_selectors.attr.attr,
-	&ete_caps_attr_num_single_shot.attr.attr,
-	&ete_caps_attr_num_context_id_comparators.attr.attr,
-	&ete_caps_attr_num_vmid_comparators.attr.attr,
-	&ete_caps_attr_num_external_inputs.attr.attr,
-	&ete_caps_attr_num_external_input_selectors.attr.attr,
-	&ete_caps_attr_trace_id_bits.attr.attr,
-	&ete_caps_attr_atb_trigger.attr.attr,
-	&ete_caps_attr_low_power_override.attr.attr,
-	&ete_caps_attr_num_seq_states.attr.attr,
-	&ete_caps_attr_num_counters.attr.attr,
-	&ete_caps_attr_max_speculation.attr.attr,
-	&dev_attr_trf.attr,
-	&dev_attr_pid_context.attr,
-	NULL,
-};
-
-static const struct attribute_group ete_caps_group = {
-	.name = "caps",
-	.attrs = ete_caps_attrs,
-};
 
 /* ------------------------------------------------------------------------
  * Building a unit's groups
@@ -364,23 +282,45 @@ static const struct attribute_group ete_caps_group = {
  * @group_ptrs: NULL-terminated, for device_create_with_groups()
  * @names: directory names (addr0, ...)
  * @pattrs: the parameter files
+ * @pbins: the secret parameters' files
  * @slots: attribute pointers of every group, each run NULL-terminated
+ * @bslots: binary attribute pointers, a NULL-terminated run per group
+ *	that has any
  */
 struct ete_sysfs_mem {
 	struct attribute_group groups[ETE_MAX_GROUPS];
 	const struct attribute_group *group_ptrs[ETE_MAX_GROUPS + 4];
 	char names[ETE_MAX_GROUPS][ETE_GROUP_NAME_LEN];
 	struct ete_param_attr *pattrs;
+	struct ete_param_bin *pbins;
 	struct attribute **slots;
+	ete_compat_bin_attr_t **bslots;
 };
 
+/**
+ * struct ete_sysfs_fill - where the next files of ete_sysfs_fill() go
+ * @pa: the next parameter file
+ * @pb: the next secret parameter file
+ * @slot: the next attribute pointer
+ * @bslot: the next binary attribute pointer
+ */
+struct ete_sysfs_fill {
+	struct ete_param_attr *pa;
+	struct ete_param_bin *pb;
+	struct attribute **slot;
+	ete_compat_bin_attr_t **bslot;
+};
+
+/* The files of instance @idx of group @g: secret ones (binary) or not */
 static unsigned int ete_group_size(const struct ete_caps *caps,
-				   enum ete_param_group g, unsigned int idx)
+				   enum ete_param_group g, unsigned int idx,
+				   bool secret)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < ete_num_params; i++)
 		if (ete_params[i].group == g &&
+		    ete_param_secret(&ete_params[i]) == secret &&
 		    ete_param_visible(&ete_params[i], caps, idx))
 			n++;
 	return n;
@@ -391,42 +331,74 @@ static void ete_sysfs_free(struct ete_sysfs_mem *m)
 	if (!m)
 		return;
 	kfree(m->pattrs);
+	kfree(m->pbins);
 	kfree(m->slots);
+	kfree(m->bslots);
 	kfree(m);
 }
 
-/* Count the parameter files and attribute slots a unit needs */
-static void ete_sysfs_count(const struct ete_caps *caps, unsigned int *files,
-			    unsigned int *slots)
+/*
+ * Count the files (@n[0] parameter files, @n[1] secret ones) and pointer
+ * slots (@n[2] attributes, @n[3] binary attributes) a unit needs
+ */
+static void ete_sysfs_count(const struct ete_caps *caps, unsigned int n[4])
 {
 	enum ete_param_group g;
-	unsigned int idx, n;
+	unsigned int idx, files, bins;
 
-	*files = 0;
-	*slots = ETE_BASE_ATTRS + 1;
+	n[0] = 0;
+	n[1] = 0;
+	n[2] = ETE_BASE_ATTRS + 1;
+	n[3] = 0;
 	for (g = 0; g < ETE_PG_NR; g++) {
 		for (idx = ete_param_group_first(g);
 		     idx < ete_param_group_count(caps, g); idx++) {
-			n = ete_group_size(caps, g, idx);
-			*files += n;
-			*slots += n + (g == ETE_PG_UNIT ? 0 : 1);
+			files = ete_group_size(caps, g, idx, false);
+			bins = ete_group_size(caps, g, idx, true);
+			n[0] += files;
+			n[1] += bins;
+			n[2] += files + (g == ETE_PG_UNIT ? 0 : 1);
+			n[3] += bins ? bins + 1 : 0;
 		}
 	}
 }
 
-/* Fill the attributes of instance @idx of group @g from *@pa and *@slot */
+static void ete_sysfs_fill_bin(struct ete_sysfs_fill *f,
+			       const struct ete_param *p, unsigned int idx)
+{
+	struct ete_param_bin *b = f->pb++;
+
+	sysfs_bin_attr_init(&b->attr);
+	b->attr.attr.name = p->name;
+	b->attr.attr.mode = 0644;
+	b->attr.read = ete_param_bin_read;
+	b->attr.write = ete_param_bin_write;
+	b->p = p;
+	b->idx = idx;
+	*f->bslot++ = &b->attr;
+}
+
+/*
+ * The files of instance @idx of group @g into @grp, from @f: the
+ * attributes, NULL-terminated, and the binary ones if any
+ */
 static void ete_sysfs_fill(const struct ete_caps *caps,
 			   enum ete_param_group g, unsigned int idx,
-			   struct ete_param_attr **pa, struct attribute ***slot)
+			   struct ete_sysfs_fill *f, struct attribute_group *grp)
 {
+	ete_compat_bin_attr_t **bstart = f->bslot;
 	unsigned int i;
 
 	for (i = 0; i < ete_num_params; i++) {
 		const struct ete_param *p = &ete_params[i];
-		struct ete_param_attr *a = *pa;
+		struct ete_param_attr *a = f->pa;
 
 		if (p->group != g || !ete_param_visible(p, caps, idx))
 			continue;
+		if (ete_param_secret(p)) {
+			ete_sysfs_fill_bin(f, p, idx);
+			continue;
+		}
 		sysfs_attr_init(&a->attr.attr);
 		a->attr.attr.name = p->name;
 		a->attr.attr.mode = 0644;
@@ -434,57 +406,71 @@ static void ete_sysfs_fill(const struct ete_caps *caps,
 		a->attr.store = ete_param_attr_store;
 		a->p = p;
 		a->idx = idx;
-		*(*slot)++ = &a->attr.attr;
-		(*pa)++;
+		*f->slot++ = &a->attr.attr;
+		f->pa++;
+	}
+	*f->slot++ = NULL;
+	if (f->bslot != bstart) {
+		*f->bslot++ = NULL;
+		grp->bin_attrs = bstart;
 	}
 }
 
-static struct ete_sysfs_mem *ete_sysfs_build(const struct ete_caps *caps)
+static struct ete_sysfs_mem *ete_sysfs_alloc(const struct ete_caps *caps)
 {
-	struct attribute **slot, **start;
 	struct ete_sysfs_mem *m;
-	struct ete_param_attr *pa;
-	unsigned int files, slots, ng = 0, idx;
-	enum ete_param_group g;
+	unsigned int n[4];
 
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
 		return NULL;
-	ete_sysfs_count(caps, &files, &slots);
-	m->pattrs = kcalloc(files, sizeof(*m->pattrs), GFP_KERNEL);
-	m->slots = kcalloc(slots, sizeof(*m->slots), GFP_KERNEL);
-	if ((files && !m->pattrs) || !m->slots) {
+	ete_sysfs_count(caps, n);
+	m->pattrs = kcalloc(n[0], sizeof(*m->pattrs), GFP_KERNEL);
+	m->pbins = kcalloc(n[1], sizeof(*m->pbins), GFP_KERNEL);
+	m->slots = kcalloc(n[2], sizeof(*m->slots), GFP_KERNEL);
+	m->bslots = kcalloc(n[3], sizeof(*m->bslots), GFP_KERNEL);
+	if ((n[0] && !m->pattrs) || (n[1] && !m->pbins) || !m->slots ||
+	    (n[3] && !m->bslots)) {
 		ete_sysfs_free(m);
 		return NULL;
 	}
-	pa = m->pattrs;
-	slot = m->slots;
+	return m;
+}
+
+static struct ete_sysfs_mem *ete_sysfs_build(const struct ete_caps *caps)
+{
+	struct ete_sysfs_fill f;
+	struct ete_sysfs_mem *m;
+	unsigned int ng = 0, idx;
+	enum ete_param_group g;
+
+	m = ete_sysfs_alloc(caps);
+	if (!m)
+		return NULL;
+	f = (struct ete_sysfs_fill){ m->pattrs, m->pbins, m->slots, m->bslots };
 
 	/* The unit's own directory: fixed files, then unit parameters */
-	start = slot;
-	*slot++ = &dev_attr_cpu.attr;
-	*slot++ = &dev_attr_enable.attr;
-	*slot++ = &dev_attr_reset.attr;
-	*slot++ = &dev_attr_status.attr;
-	ete_sysfs_fill(caps, ETE_PG_UNIT, 0, &pa, &slot);
-	*slot++ = NULL;
-	m->groups[ng].attrs = start;
+	m->groups[ng].attrs = f.slot;
+	*f.slot++ = &dev_attr_cpu.attr;
+	*f.slot++ = &dev_attr_enable.attr;
+	*f.slot++ = &dev_attr_reset.attr;
+	*f.slot++ = &dev_attr_status.attr;
+	ete_sysfs_fill(caps, ETE_PG_UNIT, 0, &f, &m->groups[ng]);
 	m->group_ptrs[ng] = &m->groups[ng];
 	ng++;
 
 	for (g = ETE_PG_UNIT + 1; g < ETE_PG_NR; g++) {
 		for (idx = ete_param_group_first(g);
 		     idx < ete_param_group_count(caps, g); idx++) {
-			if (!ete_group_size(caps, g, idx) ||
+			if (!(ete_group_size(caps, g, idx, false) +
+			      ete_group_size(caps, g, idx, true)) ||
 			    WARN_ON_ONCE(ng >= ETE_MAX_GROUPS))
 				continue;
-			start = slot;
-			ete_sysfs_fill(caps, g, idx, &pa, &slot);
-			*slot++ = NULL;
+			m->groups[ng].attrs = f.slot;
+			ete_sysfs_fill(caps, g, idx, &f, &m->groups[ng]);
 			ete_param_group_dir(g, idx, m->names[ng],
 					    ETE_GROUP_NAME_LEN);
 			m->groups[ng].name = m->names[ng];
-			m->groups[ng].attrs = start;
 			m->group_ptrs[ng] = &m->groups[ng];
 			ng++;
 		}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-CPU trace buffers: allocation on the CPU's node, the header page and
- * the stream state user space sees in it.
+ * Per-CPU trace buffers: allocation on the CPU's node, what the opener is
+ * charged for them, the header page and the stream state user space sees
+ * in it.
  *
  * The data pages are allocated zeroed, one by one on the CPU's node, and
  * vmap()ed twice in a row: the TRBE writes through that kernel mapping
@@ -12,13 +13,85 @@
  */
 
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/printk.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
 
 #include "drv.h"
+
+/*
+ * The part of each buffer that is not locked memory of its opener, in KiB:
+ * as perf_event_mlock_kb is for perf's ring buffers, a default-size buffer
+ * on every CPU costs nothing against RLIMIT_MEMLOCK.
+ */
+static unsigned int trbe_mlock_kb = TRBE_BUF_DEFAULT / SZ_1K;
+module_param_named(mlock_kb, trbe_mlock_kb, uint, 0644);
+MODULE_PARM_DESC(mlock_kb, "KiB of each buffer not charged to its opener's locked memory (RLIMIT_MEMLOCK)");
+
+/**
+ * trbe_mlock_charge() - charge a buffer to the opener's locked memory
+ * @size: the buffer's data bytes
+ * @ml: filled: what was charged, for trbe_mlock_uncharge()
+ *
+ * A buffer's pages are pinned for as long as it is open, like the AUX
+ * pages of a perf ring buffer, which perf_mmap() charges to the user's
+ * locked memory: the data pages beyond mlock_kb go to the current
+ * process's locked_vm (VmLck), against its RLIMIT_MEMLOCK unless it has
+ * CAP_IPC_LOCK (account_locked_vm()).  The header page is not counted.
+ *
+ * Context: process context, on behalf of the opener; sleeps (mmap lock).
+ * Return: 0, or -ENOMEM over RLIMIT_MEMLOCK.
+ */
+int trbe_mlock_charge(u64 size, struct trbe_mlock *ml)
+{
+	unsigned long free = READ_ONCE(trbe_mlock_kb) >> (PAGE_SHIFT - 10);
+	unsigned long pages = size >> PAGE_SHIFT;
+	struct mm_struct *mm = current->mm;
+	int ret;
+
+	ml->mm = NULL;
+	ml->pages = 0;
+	if (pages <= free || !mm)
+		return 0;
+	ret = account_locked_vm(mm, pages - free, true);
+	if (ret)
+		return ret;
+	mmgrab(mm);
+	ml->mm = mm;
+	ml->pages = pages - free;
+	return 0;
+}
+
+/**
+ * trbe_mlock_uncharge() - give back what trbe_mlock_charge() charged
+ * @ml: the charge; empty afterwards
+ *
+ * The process may have exited (its locked_vm went with it) or handed the
+ * file to another that closes it now: the charge goes back to the address
+ * space it was taken from, if that still has users.
+ *
+ * Context: process context; sleeps.
+ */
+void trbe_mlock_uncharge(struct trbe_mlock *ml)
+{
+	struct mm_struct *mm = ml->mm;
+
+	if (!mm)
+		return;
+	if (mmget_not_zero(mm)) {
+		mmap_write_lock(mm);
+		__account_locked_vm(mm, ml->pages, false, current, true);
+		mmap_write_unlock(mm);
+		mmput(mm);
+	}
+	mmdrop(mm);
+	ml->mm = NULL;
+	ml->pages = 0;
+}
 
 static void trbe_buf_free_pages(struct trbe_buf *buf)
 {
@@ -52,12 +125,18 @@ static void *trbe_buf_vmap_twice(struct trbe_buf *buf)
  * @cpu: the CPU whose node holds the pages
  * @size: data bytes, a power of two and a multiple of PAGE_SIZE
  *
- * Context: process context; sleeps.
+ * The pages are charged to the caller's memory cgroup (__GFP_ACCOUNT),
+ * and an allocation the system cannot satisfy fails instead of waking
+ * the OOM killer (__GFP_RETRY_MAYFAIL): up to 256 MiB per CPU is asked
+ * for at open(), on behalf of whoever may open the device.
+ *
+ * Context: process context, on behalf of the opener; sleeps.
  * Return: the buffer, or NULL when out of memory.
  */
 struct trbe_buf *trbe_buf_alloc(int cpu, u64 size)
 {
-	const gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN;
+	const gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN |
+			  __GFP_RETRY_MAYFAIL;
 	int node = cpu_to_node(cpu);
 	struct trbe_buf *buf;
 	unsigned int i;
@@ -67,7 +146,8 @@ struct trbe_buf *trbe_buf_alloc(int cpu, u64 size)
 		return NULL;
 	buf->size = size;
 	buf->nr_pages = size >> PAGE_SHIFT;
-	buf->pages = kvcalloc(buf->nr_pages, sizeof(*buf->pages), GFP_KERNEL);
+	buf->pages = kvcalloc(buf->nr_pages, sizeof(*buf->pages),
+			      GFP_KERNEL_ACCOUNT);
 	if (!buf->pages)
 		goto err_free_buf;
 	for (i = 0; i < buf->nr_pages; i++) {
@@ -99,13 +179,14 @@ err_free_buf:
 }
 
 /**
- * trbe_buf_free() - free a buffer from trbe_buf_alloc()
+ * trbe_buf_free() - free a buffer from trbe_buf_alloc(), and its charge
  * @buf: the buffer; no mapping and no armed TRBE may use it
  *
- * Context: process context.
+ * Context: process context; sleeps.
  */
 void trbe_buf_free(struct trbe_buf *buf)
 {
+	trbe_mlock_uncharge(&buf->mlock);
 	__free_page(buf->hdr_page);
 	vunmap(buf->vaddr);
 	trbe_buf_free_pages(buf);

@@ -19,6 +19,7 @@
 #include <linux/uaccess.h>
 
 #include <ete/compat.h>
+#include <ete/sink.h>
 
 #include "drv.h"
 
@@ -37,6 +38,7 @@ static int trbe_open(struct inode *inode, struct file *file)
 	struct trbe_drv *drv = container_of(inode->i_cdev, struct trbe_drv,
 					    cdev);
 	struct trbe_cpu *tc = trbe_cpu_of_inode(drv, inode);
+	struct trbe_mlock ml;
 	struct trbe_buf *buf;
 	int ret = 0;
 
@@ -44,10 +46,13 @@ static int trbe_open(struct inode *inode, struct file *file)
 		return -ENODEV;
 	/*
 	 * The node's permissions decide who opens it (the etetrace group of
-	 * packaging/udev/60-ete-trbe.rules).  What the trace shows is decided
-	 * at ETE_TRBE_IOC_START: the kernel's exception levels are traced only
-	 * for a caller with CAP_PERFMON (or CAP_SYS_ADMIN), see
-	 * ete_session_start_args().
+	 * packaging/udev/60-ete-trbe.rules).  What the trace may show is the
+	 * opener's privilege, taken now from the credentials of the open
+	 * (file->f_cred): whoever starts a session into this buffer (the
+	 * START ioctl, a sysfs or configfs session), the kernel's and the
+	 * Secure exception levels are traced into it only if the opener had
+	 * CAP_PERFMON (or CAP_SYS_ADMIN), and the starter too
+	 * (ete_config_to_image()).
 	 */
 
 	mutex_lock(&tc->lock);
@@ -55,11 +60,17 @@ static int trbe_open(struct inode *inode, struct file *file)
 		ret = -EBUSY;
 		goto out_unlock;
 	}
+	ret = trbe_mlock_charge(tc->cfg.size, &ml);
+	if (ret)
+		goto out_unlock;
 	buf = trbe_buf_alloc(tc->cpu, tc->cfg.size);
 	if (!buf) {
+		trbe_mlock_uncharge(&ml);
 		ret = -ENOMEM;
 		goto out_unlock;
 	}
+	buf->mlock = ml;
+	buf->reader_sees_kernel = ete_file_may_trace_kernel(file);
 	/* From here a configfs or sysfs session may start into it */
 	trbe_stream_install(tc, buf);
 	tc->open = true;
@@ -160,6 +171,13 @@ static ssize_t trbe_read_once(struct trbe_cpu *tc, char __user *ubuf,
 	return ret;
 }
 
+/*
+ * read() consumes from the tail: one attempt copies what is available and
+ * fails with -EAGAIN when the drop policy overwrote it meanwhile.  Under a
+ * trace rate that overtakes every copy, the attempts could go on for as
+ * long as the trace comes: each retry gives way to other tasks, and a
+ * signal ends the read (nothing was read, so it may be restarted).
+ */
 static ssize_t trbe_read(struct file *file, char __user *ubuf, size_t len,
 			 loff_t *ppos)
 {
@@ -172,8 +190,14 @@ static ssize_t trbe_read(struct file *file, char __user *ubuf, size_t len,
 		return -ERESTARTSYS;
 	for (;;) {
 		ret = trbe_read_once(tc, ubuf, len);
-		if (ret == -EAGAIN)
+		if (ret == -EAGAIN) {
+			if (signal_pending(current)) {
+				ret = -ERESTARTSYS;
+				break;
+			}
+			cond_resched();
 			continue;
+		}
 		if (ret)
 			break;
 		if (READ_ONCE(tc->state) != ETE_TRBE_STATE_RUNNING &&

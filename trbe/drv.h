@@ -85,6 +85,17 @@ struct trbe_cfg {
 };
 
 /**
+ * struct trbe_mlock - the locked memory a buffer is charged for
+ * @mm: the address space of the process that opened the buffer (an
+ *	mmgrab() reference), or NULL when nothing is charged
+ * @pages: pages added to @mm's locked_vm
+ */
+struct trbe_mlock {
+	struct mm_struct *mm;
+	unsigned long pages;
+};
+
+/**
  * struct trbe_buf - one CPU's trace buffer and header page
  * @hdr: the header page (kernel view)
  * @hdr_page: its page
@@ -92,6 +103,10 @@ struct trbe_cfg {
  * @nr_pages: number of data pages
  * @vaddr: the data pages vmap()ed: the TRBE writes at these addresses
  * @size: bytes of data
+ * @mlock: what the opener is charged for the data pages
+ * @reader_sees_kernel: the opener had CAP_PERFMON or CAP_SYS_ADMIN at
+ *	open(): a session may trace the kernel into this buffer
+ *	(&ete_sink_ops.reader_sees_kernel)
  */
 struct trbe_buf {
 	struct ete_trbe_mmap_page *hdr;
@@ -100,6 +115,8 @@ struct trbe_buf {
 	unsigned int nr_pages;
 	void *vaddr;
 	u64 size;
+	struct trbe_mlock mlock;
+	bool reader_sees_kernel;
 };
 
 /**
@@ -380,6 +397,8 @@ static inline u64 trbe_wake_mark(const struct trbe_cpu *tc)
 
 /* buffer.c */
 void trbe_fault_say(struct trbe_cpu *tc);
+int trbe_mlock_charge(u64 size, struct trbe_mlock *ml);
+void trbe_mlock_uncharge(struct trbe_mlock *ml);
 struct trbe_buf *trbe_buf_alloc(int cpu, u64 size);
 void trbe_buf_free(struct trbe_buf *buf);
 void trbe_buf_pad(struct trbe_buf *buf, u64 pos, u64 len);

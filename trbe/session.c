@@ -52,6 +52,25 @@ static bool trbe_sink_present(void *priv, int cpu)
 	       !READ_ONCE(tc->closing);
 }
 
+/*
+ * &ete_sink_ops.reader_sees_kernel: the opener of this CPU's buffer had
+ * the privilege at open() (trbe_open()).  The buffer cannot change under
+ * a session: the last close detaches the session before it goes.
+ */
+static bool trbe_sink_reader_sees_kernel(void *priv, int cpu)
+{
+	struct trbe_cpu *tc = trbe_sink_cpu(priv, cpu);
+	unsigned long flags;
+	bool ret;
+
+	if (!tc)
+		return false;
+	raw_spin_lock_irqsave(&tc->slock, flags);
+	ret = tc->buf && tc->buf->reader_sees_kernel;
+	raw_spin_unlock_irqrestore(&tc->slock, flags);
+	return ret;
+}
+
 static bool trbe_mode_valid(s64 mode)
 {
 	return mode == 0 || mode == 1 || mode == 3;	/* FM and TM alike */
@@ -198,6 +217,7 @@ static const struct ete_sink_ops trbe_sink_ops = {
 	.present = trbe_sink_present,
 	.start_local = trbe_sink_start_local,
 	.stop_local = trbe_sink_stop_local,
+	.reader_sees_kernel = trbe_sink_reader_sees_kernel,
 	.save_local = trbe_pm_save_local,
 	.restore_local = trbe_pm_restore_local,
 	.forget = trbe_pm_forget,

@@ -633,7 +633,8 @@ static void img_absent(struct kunit *test, const struct ete_image *i, u32 reg)
 static void ete_image_defaults_el1(struct kunit *test)
 {
 	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
-	struct ete_env env = { .kernel_el2 = false, .kernel_allowed = true };
+	struct ete_env env = { .kernel_el2 = false, .kernel_allowed = true,
+			       .reader_allowed = true };
 
 	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCONFIGR),
@@ -669,7 +670,8 @@ static void ete_image_defaults_el1(struct kunit *test)
 static void ete_image_unprivileged(struct kunit *test)
 {
 	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
-	struct ete_env env = { .kernel_el2 = false, .kernel_allowed = false };
+	struct ete_env env = { .kernel_el2 = false, .kernel_allowed = false,
+			       .reader_allowed = true };
 
 	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
 	KUNIT_EXPECT_TRUE(test, ctx->img.kernel_filtered);
@@ -679,11 +681,60 @@ static void ete_image_unprivileged(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->img.trfcr, 0x21ULL);
 }
 
+/*
+ * The privilege rule at the buffer: a privileged starter, a reader who may
+ * not see the kernel (its buffer opened without CAP_PERFMON).  EL1, EL2,
+ * every Secure EL and TRCERR go; EL0 stays; the reason is the reader's.
+ */
+static void ete_image_reader_unprivileged(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	struct ete_env env = { .kernel_allowed = true, .reader_allowed = false };
+	u64 v;
+
+	ctx->cfg.el_s = ctx->caps.exlevel_s;
+	ctx->cfg.trace_errors = true;
+	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
+	KUNIT_EXPECT_EQ(test, ctx->img.kernel_filtered, ETE_FILTERED_READER);
+	v = img(test, &ctx->img, ETE_TRCVICTLR);
+	KUNIT_EXPECT_EQ(test, v & (7 << 20), 0x6ULL << 20);
+	KUNIT_EXPECT_EQ(test, v & (0xf << 16),
+			(u64)ctx->caps.exlevel_s << 16);
+	KUNIT_EXPECT_EQ(test, v & BIT(11), 0ULL);	/* TRCERR */
+	KUNIT_EXPECT_EQ(test, ctx->img.trfcr, 0x21ULL);	/* TS, E0 */
+	/* the configuration is left as written */
+	KUNIT_EXPECT_EQ(test, ctx->cfg.el_s, ctx->caps.exlevel_s);
+}
+
+/* Secure ELs alone, with EL0: filtered for an unprivileged starter too */
+static void ete_image_unprivileged_secure(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	struct ete_env env = { .kernel_allowed = false, .reader_allowed = false };
+
+	KUNIT_ASSERT_NE(test, ctx->caps.exlevel_s, 0);
+	ctx->cfg.el_ns = ETE_EL0;
+	ctx->cfg.el_s = ctx->caps.exlevel_s;
+	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
+	KUNIT_EXPECT_EQ(test, ctx->img.kernel_filtered,
+			ETE_FILTERED_STARTER | ETE_FILTERED_READER);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCVICTLR) & (0xf << 16),
+			(u64)ctx->caps.exlevel_s << 16);
+	/* both allowed: the Secure ELs the user chose are traced */
+	env.kernel_allowed = true;
+	env.reader_allowed = true;
+	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
+	KUNIT_EXPECT_EQ(test, ctx->img.kernel_filtered, 0);
+	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCVICTLR) & (0xf << 16),
+			0ULL);
+}
+
 /* A VHE kernel's PID is in CONTEXTIDR_EL2: traced as the VMID */
 static void ete_image_vhe_pid(struct kunit *test)
 {
 	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
-	struct ete_env env = { .kernel_el2 = true, .kernel_allowed = true };
+	struct ete_env env = { .kernel_el2 = true, .kernel_allowed = true,
+			       .reader_allowed = true };
 
 	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCONFIGR),
@@ -694,7 +745,7 @@ static void ete_image_vhe_pid(struct kunit *test)
 static void ete_image_fields(struct kunit *test)
 {
 	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
-	struct ete_env env = { .kernel_allowed = true };
+	struct ete_env env = { .kernel_allowed = true, .reader_allowed = true };
 	struct ete_config *c = &ctx->cfg;
 
 	c->cycle_count = true;
@@ -796,7 +847,7 @@ static void ete_image_fields(struct kunit *test)
 static void ete_image_minimal(struct kunit *test)
 {
 	struct ete_test_ctx *ctx = ete_test_setup(test, MINIMAL);
-	struct ete_env env = { .kernel_allowed = true };
+	struct ete_env env = { .kernel_allowed = true, .reader_allowed = true };
 
 	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
 	KUNIT_EXPECT_EQ(test, img(test, &ctx->img, ETE_TRCCONFIGR), 1);
@@ -819,7 +870,7 @@ static void ete_image_minimal(struct kunit *test)
 static void ete_image_fits(struct kunit *test)
 {
 	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
-	struct ete_env env = { .kernel_allowed = true };
+	struct ete_env env = { .kernel_allowed = true, .reader_allowed = true };
 
 	cfg_reference_all(&ctx->cfg);
 	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, &ctx->img);
@@ -843,7 +894,7 @@ static void ete_image_fits(struct kunit *test)
 static void ete_image_selector_pulls_comparator(struct kunit *test)
 {
 	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
-	struct ete_env env = { .kernel_allowed = true };
+	struct ete_env env = { .kernel_allowed = true, .reader_allowed = true };
 	struct ete_config *c = &ctx->cfg;
 
 	c->rs[4] = (struct ete_rs_config){ 5, 0x2, false, false };
@@ -1046,6 +1097,8 @@ static struct kunit_suite ete_param_suite = {
 static struct kunit_case ete_image_cases[] = {
 	KUNIT_CASE(ete_image_defaults_el1),
 	KUNIT_CASE(ete_image_unprivileged),
+	KUNIT_CASE(ete_image_reader_unprivileged),
+	KUNIT_CASE(ete_image_unprivileged_secure),
 	KUNIT_CASE(ete_image_vhe_pid),
 	KUNIT_CASE(ete_image_fields),
 	KUNIT_CASE(ete_image_minimal),

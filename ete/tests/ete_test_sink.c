@@ -100,12 +100,19 @@ static void test_sink_stop_local(void *priv, int cpu)
 	test_sink_bus(cpu, false);
 }
 
+/* The trace goes on the bus, to no user-space reader: nothing to hide */
+static bool test_sink_reader_sees_kernel(void *priv, int cpu)
+{
+	return true;
+}
+
 static const struct ete_sink_ops test_sink_ops = {
 	.owner = THIS_MODULE,
 	.name = "ete_test_sink",
 	.present = test_sink_present,
 	.start_local = test_sink_start_local,
 	.stop_local = test_sink_stop_local,
+	.reader_sees_kernel = test_sink_reader_sees_kernel,
 };
 
 static int log_show(struct seq_file *m, void *v)

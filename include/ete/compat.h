@@ -317,6 +317,22 @@ static inline bool ete_compat_cpu_in_midr_range(const struct midr_range *range)
 #endif
 }
 
+/**
+ * ete_compat_bin_attr_t - the bin_attribute a sysfs binary file's
+ *	callbacks are given
+ *
+ * const struct bin_attribute since Linux 6.16, which also made
+ * attribute_group.bin_attrs an array of pointers to const; struct
+ * bin_attribute before.  Declare read() as "ssize_t f(struct file *file,
+ * struct kobject *kobj, ete_compat_bin_attr_t *attr, char *buf, loff_t
+ * pos, size_t count)" and a group's array as "ete_compat_bin_attr_t **".
+ */
+#if ETE_COMPAT_SINCE(6, 16)
+#define ete_compat_bin_attr_t	const struct bin_attribute
+#else
+#define ete_compat_bin_attr_t	struct bin_attribute
+#endif
+
 #ifdef CONFIG_ACPI
 /**
  * ete_compat_acpi_pdev() - give an ACPI trace unit the platform device

@@ -16,12 +16,23 @@
 #ifndef _ETE_CONFIG_H
 #define _ETE_CONFIG_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <ete/caps.h>
 
 #define ETE_EVENT_PAIR		0x80	/* event selector: a selector pair */
 #define ETE_EVENT_SEL_MASK	0x1f
 #define ETE_EVENT_TRUE		0x01	/* selector 1: always TRUE (RSXSQT) */
+
+/* Resource selector groups, TRCRSCTLR.GROUP (Table D4-26, G.8) */
+#define ETE_RS_GROUP_EXTIN	0
+#define ETE_RS_GROUP_PC		1
+#define ETE_RS_GROUP_CNTR_SEQ	2	/* 0-3 counter at zero, 4-7 state */
+#define ETE_RS_GROUP_SS		3
+#define ETE_RS_GROUP_SAC	4
+#define ETE_RS_GROUP_ARC	5
+#define ETE_RS_GROUP_CIDC	6
+#define ETE_RS_GROUP_VMIDC	7
 
 /* TRCCONFIGR.QE values accepted in ete_config.q_elements */
 #define ETE_QE_OFF		0
@@ -80,7 +91,7 @@ struct ete_ss_config {
 
 /**
  * struct ete_rs_config - a resource selector (rs<i>/, i >= 2)
- * @group: resource group (TRCRSCTLR.GROUP, Table D4-26)
+ * @group: resource group, ETE_RS_GROUP_* (TRCRSCTLR.GROUP, Table D4-26)
  * @select: resources selected in the group (TRCRSCTLR.SELECT)
  * @invert: invert the selector (TRCRSCTLR.INV)
  * @pair_invert: invert the pair (TRCRSCTLR.PAIRINV, even i only)
@@ -112,7 +123,7 @@ struct ete_ctx_config {
  * @bb_include: 1: broadcast inside @bb_ranges; 0: outside (TRCBBCTLR.MODE)
  * @bb_ranges: ARCs limiting branch broadcast (TRCBBCTLR.RANGE)
  * @return_stack: return stack (TRCCONFIGR.RS)
- * @context_id: trace the process's context ID (the PID, see config.c)
+ * @context_id: trace the process's context ID (the PID, see config-image.c)
  * @vmid: VMID tracing (TRCCONFIGR.VMID)
  * @q_elements: Q elements, ETE_QE_* (TRCCONFIGR.QE)
  * @q_include: 1: Q elements only in @q_ranges; 0: outside (TRCQCTLR.MODE)
@@ -195,13 +206,24 @@ struct ete_config {
  * struct ete_env - facts outside the configuration that shape the image
  * @kernel_el2: the kernel runs at EL2 with VHE: the PID is in
  *	CONTEXTIDR_EL2 and the kernel's own EL is EL2
- * @kernel_allowed: the user may trace the kernel (CAP_PERFMON or
- *	CAP_SYS_ADMIN); when false, the kernel's EL is filtered out
+ * @kernel_allowed: whoever started the session may trace the kernel
+ *	(CAP_PERFMON or CAP_SYS_ADMIN when starting)
+ * @reader_allowed: whoever reads the trace may see the kernel: for a
+ *	TRBE buffer, its opener had CAP_PERFMON or CAP_SYS_ADMIN when it
+ *	opened /dev/trbe<N> (&ete_sink_ops.reader_sees_kernel)
+ *
+ * Unless both are true, EL1, EL2 and every Secure EL are filtered out
+ * (ete_config_to_image()).
  */
 struct ete_env {
 	bool kernel_el2;
 	bool kernel_allowed;
+	bool reader_allowed;
 };
+
+/* Why &ete_image.kernel_filtered is set: a bit per party without the right */
+#define ETE_FILTERED_STARTER	BIT(0)	/* !&ete_env.kernel_allowed */
+#define ETE_FILTERED_READER	BIT(1)	/* !&ete_env.reader_allowed */
 
 /**
  * struct ete_reg_val - one register write of an image
@@ -249,8 +271,9 @@ struct ete_live {
  * @nr: number of valid entries in @regs
  * @regs: trace unit registers (all programmed while Idle)
  * @trfcr: value for TRFCR_EL1 (TRFCR_EL2 at VHE) during the session
- * @kernel_filtered: the kernel's EL was removed from the filter because
- *	&ete_env.kernel_allowed was false
+ * @kernel_filtered: 0, or the kernel's ELs and the Secure ELs were
+ *	removed from the filter: ETE_FILTERED_STARTER and/or
+ *	ETE_FILTERED_READER say who lacked the privilege
  * @live: the registers the configuration references (ete_config_live());
  *	@regs holds the control registers and these, nothing else
  */
@@ -258,7 +281,7 @@ struct ete_image {
 	unsigned int nr;
 	struct ete_reg_val regs[ETE_IMAGE_MAX];
 	u64 trfcr;
-	bool kernel_filtered;
+	u8 kernel_filtered;
 	struct ete_live live;
 };
 

@@ -269,7 +269,8 @@ int ete_configfs_init(void);
 void ete_configfs_exit(void);
 int ete_sysfs_init(void);
 void ete_sysfs_exit(void);
-extern const struct attribute_group ete_idr_group;	/* sysfs-regs.c */
+extern const struct attribute_group ete_caps_group;	/* sysfs-regs.c */
+extern const struct attribute_group ete_idr_group;
 extern const struct attribute_group ete_mgmt_group;
 int ete_sysfs_add(struct ete_unit *u);
 void ete_sysfs_remove(struct ete_unit *u);

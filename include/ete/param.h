@@ -117,8 +117,9 @@ int ete_param_store(struct ete_config *cfg, const struct ete_caps *caps,
 		    const char *buf);
 int ete_param_format(const struct ete_config *cfg, const struct ete_param *p,
 		     unsigned int idx, char *buf, size_t len);
+bool ete_param_secret(const struct ete_param *p);
 int ete_param_show(const struct ete_config *cfg, const struct ete_param *p,
-		   unsigned int idx, char *buf, size_t len);
+		   unsigned int idx, char *buf, size_t len, bool privileged);
 int ete_param_match(const char * const *names, size_t n, const char *buf);
 
 /* The sink's fill and trigger modes by name, indexed by TRBLIMITR value */

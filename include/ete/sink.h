@@ -17,14 +17,35 @@
 #ifndef _ETE_SINK_H
 #define _ETE_SINK_H
 
+#include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/types.h>
+#include <linux/user_namespace.h>
 
 #include <ete/caps.h>
 #include <ete/config.h>
 
 struct module;
 struct ete_session;
+
+/**
+ * ete_file_may_trace_kernel() - whether a file's opener may see the kernel
+ * @file: an open file
+ *
+ * The privilege tracing the kernel's exception levels (or any Secure one)
+ * needs, CAP_PERFMON or CAP_SYS_ADMIN as perfmon_capable() asks, judged
+ * with the credentials @file was opened with (file->f_cred): not those of
+ * a process that uses the file later, which may have been handed it, or
+ * be a set-user-ID program reading it for someone.
+ *
+ * Context: process context.
+ * Return: true if the opener had either capability.
+ */
+static inline bool ete_file_may_trace_kernel(const struct file *file)
+{
+	return file_ns_capable(file, &init_user_ns, CAP_PERFMON) ||
+	       file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN);
+}
 
 /* A sink setting the session leaves as the sink has it */
 #define ETE_SINK_UNSET		(-1)
@@ -95,6 +116,15 @@ static inline bool ete_sink_settings_empty(const struct ete_sink_settings *s)
  *	A sink without @check refuses any non-empty settings.
  * @start_local_with: optional: start_local() with settings @s (already
  *	checked) that hold until stop_local().  Same context as start_local().
+ * @reader_sees_kernel: whether whoever reads the trace of @cpu may see
+ *	the kernel's and the Secure exception levels: for a buffer user
+ *	space maps, whether its opener had CAP_PERFMON or CAP_SYS_ADMIN when
+ *	it opened it (ete_file_may_trace_kernel()), however privileged the
+ *	session's starter.  When false the session traces EL0 only on @cpu
+ *	(ete_config_to_image()).  Called once @cpu's sink is chosen, before
+ *	start_local(); the sink must not change what it answers for @cpu
+ *	while a session uses it.  Context: process context, under the
+ *	session lock; must not sleep.
  * @trfcr_local: optional: the session's TRFCR value @trfcr is about to be
  *	written on @cpu (the trace unit's enable, or its restore after a
  *	power-down, each after the sink's own start or restore); return the
@@ -114,6 +144,7 @@ struct ete_sink_ops {
 	bool (*present)(void *priv, int cpu);
 	int (*start_local)(void *priv, int cpu);
 	void (*stop_local)(void *priv, int cpu);
+	bool (*reader_sees_kernel)(void *priv, int cpu);
 	void (*save_local)(void *priv, int cpu);
 	void (*restore_local)(void *priv, int cpu);
 	void (*forget)(void *priv, int cpu);
@@ -174,7 +205,8 @@ struct ete_session_args {
  * Context: process context; sleeps.
  * Return:
  * * 0 on success
- * * -EINVAL if @ops lacks a callback
+ * * -EINVAL if @ops lacks a required callback (present, start_local,
+ *   stop_local, reader_sees_kernel)
  * * -ENOMEM
  */
 int ete_sink_register(const struct ete_sink_ops *ops, void *priv);
@@ -202,8 +234,10 @@ void ete_sink_unregister(const struct ete_sink_ops *ops, void *priv);
  * @sessp: receives the session on success
  *
  * Each unit is programmed from its current configuration (the one sysfs
- * shows).  When the caller has neither CAP_PERFMON nor CAP_SYS_ADMIN, the
- * kernel's exception level is filtered out (each unit's status says so).
+ * shows).  When the caller has neither CAP_PERFMON nor CAP_SYS_ADMIN, or
+ * the reader of a CPU's sink may not see the kernel
+ * (&ete_sink_ops.reader_sees_kernel), the kernel's exception levels and
+ * the Secure ones are filtered out there (each unit's status says so).
  * On each CPU, in order: the sink's start_local(), then the trace unit is
  * enabled.  If any CPU fails, the CPUs already started are stopped
  * again (unit, then sink) and nothing stays owned.

@@ -137,7 +137,9 @@ static int open_cpus(struct etecap *e)
 		etecap_sys(path, sizeof(path), "/dev/trbe%d", c->cpu);
 		ret = trbe_consumer_open(&consumers[i], path);
 		if (ret) {
-			fprintf(stderr, "etecap: %s: %s\n", path, strerror(-ret));
+			fprintf(stderr, "etecap: %s: %s%s\n", path, strerror(-ret),
+				ret != -ENOMEM ? "" :
+				" (past trbe.mlock_kb a buffer is locked memory: see ulimit -l)");
 			return ret;
 		}
 		etecap_sys(path, sizeof(path), "/sys/class/trbe/trbe%d/fill_mode",

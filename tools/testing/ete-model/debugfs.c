@@ -2,7 +2,8 @@
 /*
  * /sys/kernel/debug/ete_model/: the profile, a self-capture, and per CPU
  * the violation log, fault injection, transition delay, trace rate, replay,
- * power-down trigger, trigger, state and statistics.
+ * power-down trigger, trigger, state and statistics (and stall.c's
+ * stall_map).
  */
 
 #include <linux/debugfs.h>
@@ -702,6 +703,7 @@ void em_debugfs_init(struct ete_model *m)
 		debugfs_create_file("reg_accesses", 0444, d, u,
 				    &em_reg_accesses_fops);
 		em_pm_debugfs_add(d, u);
+		em_stall_debugfs_add(d, u);
 		em_progfs_unit(u, d);
 	}
 }

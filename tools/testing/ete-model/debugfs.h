@@ -37,5 +37,6 @@ void em_progfs_unit(struct em_unit *u, struct dentry *dir);
 void em_debugfs_exit(void);
 void em_debugfs_show_reg(struct seq_file *s, u32 reg);
 void em_pm_debugfs_add(struct dentry *dir, struct em_unit *u);
+void em_stall_debugfs_add(struct dentry *dir, struct em_unit *u);
 
 #endif /* _ETE_MODEL_DEBUGFS_H */

@@ -309,6 +309,9 @@ struct em_unit {
 	unsigned long starts;
 	unsigned long syncs;
 	unsigned long mmio_remote;
+	/* stall.c: bytes a fault on stall_map's second page waits for */
+	unsigned long stall_bytes;
+	unsigned long stall_waits;
 	bool pd_armed;
 	bool irq_hold;
 	/*

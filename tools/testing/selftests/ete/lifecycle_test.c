@@ -865,9 +865,10 @@ TEST_F(lc, configfs_cpus_huge_number_is_erange)
 
 /*
  * Address comparator values are kernel addresses when root set them:
- * readers without CAP_PERFMON get EPERM (sysfs and configfs), as %pK
- * under kptr_restrict; root reads them.  read_as_user(): 0 or -errno of
- * reading @path as uid 1000 without capabilities.
+ * readers without CAP_PERFMON get EPERM in sysfs, as %pK under
+ * kptr_restrict, and cannot open a profile's (EACCES: root's alone, mode
+ * 0600); root reads them.  read_as_user(): 0 or -errno of reading @path
+ * as uid 1000 without capabilities.
  */
 static int read_as_user(const char *path)
 {
@@ -906,9 +907,175 @@ TEST_F(lc, addr_values_hidden_from_unprivileged)
 	EXPECT_EQ(0, read_as_user(p));
 	ASSERT_EQ(0, mkprof("t_lc"));
 	ASSERT_EQ(0, pput("t_lc", "addr0/value", "0xffff800012345678"));
-	EXPECT_EQ(-EPERM, read_as_user(prof_path("t_lc", "addr0/value")));
+	EXPECT_EQ(-EACCES, read_as_user(prof_path("t_lc", "addr0/value")));
 	snprintf(p, sizeof(p), UNIT, CPU, "addr0/value");
 	put(p, "0");
+}
+
+/*
+ * Whose privilege shows an address (issue 32, F11): the process that
+ * opened the file, not the one reading it, as for /proc/kallsyms.  A file
+ * opened without it and read by a process that has it (a set-user-ID
+ * program reading a descriptor it was handed) shows nothing; a file root
+ * opened shows the value to whoever reads it.  configfs tells show()
+ * nothing of the opener: a profile's addr<i>/value is root's alone (mode
+ * 0600), so the open's own permission check stands for the opener.
+ *
+ * opened_as_user(): open @path as effective uid 1000 (no effective
+ * capability, root kept as the saved uid), then read it as root; 0 if
+ * the value was shown, else the errno of the open or the read.
+ * opened_as_root(): open as root, read as uid 1000; the same.
+ */
+static int opened_as(const char *path, bool user_opens)
+{
+	char buf[64];
+	int status, fd;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (user_opens && setresuid(1000, 1000, 0))
+			_exit(100);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			_exit(errno);
+		if (user_opens ? setresuid(0, 0, 0) :
+		    setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
+			_exit(101);
+		if (read(fd, buf, sizeof(buf)) <= 0)
+			_exit(errno ?: 102);
+		_exit(strncmp(buf, "0xffff800012345678", 18) ? 103 : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+TEST_F(lc, addr_value_opener_decides)
+{
+	char p[256];
+
+	if (!self->ready)
+		return;
+	snprintf(p, sizeof(p), UNIT, CPU, "addr0/value");
+	ASSERT_EQ(0, put(p, "0xffff800012345678"));
+	EXPECT_EQ(EPERM, opened_as(p, true));
+	EXPECT_EQ(0, opened_as(p, false));
+	put(p, "0");
+
+	ASSERT_EQ(0, mkprof("t_lc"));
+	ASSERT_EQ(0, pput("t_lc", "addr0/value", "0xffff800012345678"));
+	EXPECT_EQ(EACCES, opened_as(prof_path("t_lc", "addr0/value"), true));
+}
+
+/*
+ * A read() under the drop policy that the trace overtakes every time
+ * (issue 32, F5): the model's stall_map holds each copy until the TRBE
+ * has written 128 KiB more, so the driver drops the bytes being copied
+ * and tries again, for as long as the trace comes.  A signal must end
+ * the read (EINTR: nothing was read), and SIGKILL the reader; before the
+ * fix the loop retried for ever, deaf to both (only the model's bounded
+ * stall let SIGKILL in).
+ */
+static void on_usr1(int sig)
+{
+}
+
+static int overtaken_reader(int cpu, int fd)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };	/* no SA_RESTART */
+	long page = sysconf(_SC_PAGESIZE);
+	char path[96];
+	void *dst;
+	int mfd;
+
+	if (sigaction(SIGUSR1, &sa, NULL))
+		return 10;
+	snprintf(path, sizeof(path), MODEL "cpu%d/stall_map", cpu);
+	mfd = open(path, O_RDWR);
+	dst = mfd < 0 ? MAP_FAILED : mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+					  MAP_SHARED, mfd, 0);
+	if (dst == MAP_FAILED)
+		return 11;
+	if (read(fd, dst, 2 * page) >= 0)
+		return 12;	/* a copy the trace did not overtake */
+	return errno == EINTR ? 0 : 13;
+}
+
+static long long model_stall_waits(int cpu)
+{
+	char path[96], buf[32];
+
+	snprintf(path, sizeof(path), MODEL "cpu%d/stall_waits", cpu);
+	return get(path, buf, sizeof(buf)) > 0 ? strtoll(buf, NULL, 0) : -1;
+}
+
+/* Start a reader, wait until it retried, signal it; its wait status */
+static int signal_overtaken_reader(struct __test_metadata *_metadata,
+				   int fd, int sig)
+{
+	long long waits0 = model_stall_waits(CPU);
+	int status = -1, i;
+	pid_t pid;
+
+	pid = fork();
+	if (!pid)
+		_exit(overtaken_reader(CPU, fd));
+	/* two copies held: the first was overtaken, the read tries again */
+	for (i = 0; i < 600 && model_stall_waits(CPU) - waits0 < 2; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			break;
+		usleep(50000);
+	}
+	EXPECT_LE(2, model_stall_waits(CPU) - waits0);
+	kill(pid, sig);
+	/* a held copy ends within the model's 20 s bound; allow 40 s */
+	for (i = 0; i < 800 && waitpid(pid, &status, WNOHANG) == 0; i++)
+		usleep(50000);
+	if (i == 800) {
+		TH_LOG("read() still running after signal %d", sig);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return -1;
+	}
+	return status;
+}
+
+TEST_F_TIMEOUT(lc, overtaken_read_ends_on_signal, 180)
+{
+	unsigned char *seq = seq_bytes(0, 64 * KB);
+	struct tbuf t = { 0 };
+	int i, status;
+
+	if (!self->ready)
+		return;
+	if (access(MODEL "cpu2/stall_map", F_OK))
+		SKIP(return, "the model has no stall_map");
+	model_configure(CPU, "65536", "fill", "ignore", "0", "drop");
+	ASSERT_EQ(0, model_set(CPU, "replay_mode", "1"));
+	ASSERT_EQ(0, model_replay(CPU, seq, 64 * KB));
+	ASSERT_EQ(0, tbuf_open(&t, CPU));
+	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
+	/* nobody reads: the buffer is full and the driver drops */
+	for (i = 0; i < 600 && !__atomic_load_n(&t.hdr->lost_bytes,
+						__ATOMIC_ACQUIRE); i++)
+		usleep(50000);
+	ASSERT_LT(0ULL, t.hdr->lost_bytes);
+	ASSERT_EQ(0, model_set(CPU, "stall_bytes", "131072"));
+
+	status = signal_overtaken_reader(_metadata, t.fd, SIGUSR1);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("after SIGUSR1: status %#x", status);
+	status = signal_overtaken_reader(_metadata, t.fd, SIGKILL);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		TH_LOG("after SIGKILL: status %#x", status);
+
+	model_set(CPU, "stall_bytes", "0");
+	model_set(CPU, "replay_mode", "0");
+	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
+	tbuf_close(&t);
+	free(seq);
 }
 
 /*

@@ -357,8 +357,8 @@ TEST(unprivileged_open_follows_node_mode)
 
 	/*
 	 * The node's mode is the guard (the etetrace group of the shipped udev
-	 * rule); what the trace shows is decided at start, the kernel only
-	 * with CAP_PERFMON (unpriv_test)
+	 * rule); what the trace may show is decided by the opener's privilege
+	 * and the starter's, the kernel only with CAP_PERFMON (unpriv_test)
 	 */
 	ASSERT_EQ(0, chmod(DEV, 0666));
 	err = open_as_nobody();

@@ -14,7 +14,14 @@
  *   - in the group without CAP_PERFMON: asking for the kernel's exception
  *     levels is EPERM and the old value stays, in sysfs and in a configfs
  *     profile; an EL0 capture works, with etecap's options and with a
- *     profile.
+ *     profile;
+ *   - holding a CPU's buffer, in the group without CAP_PERFMON, while root
+ *     enables the unit and starts a profile asking for every exception
+ *     level: the kernel's and the Secure ones are filtered out (TRCVICTLR,
+ *     status, the model's record of what reached the buffer); with
+ *     CAP_PERFMON they are traced (issue 32);
+ *   - opening a buffer larger than trbe.mlock_kb: charged to its VmLck
+ *     while open, against its RLIMIT_MEMLOCK (ENOMEM past it).
  *
  * The snapshots are copied to /out/unpriv/<case>/ (the host's
  * build/runs/<run>/unpriv/), where post.d/unpriv_decode.sh decodes them;
@@ -31,7 +38,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -40,6 +50,7 @@
 #include "kselftest_harness.h"
 #include "ete_file_io.h"
 #include "ete_shipped.h"
+#include <linux/ete.h>
 
 #define GROUP		"etetrace"
 #define GROUP_GID	990	/* given to the group if /etc/group lacks it */
@@ -522,6 +533,17 @@ TEST_F_TIMEOUT(unpriv, rule_applied_as_udev_would, 180)
 	ASSERT_EQ(NCPUS, n) TH_LOG("trbe: %s", log);
 	n = apply_class("ete", r, nr, gid, log, sizeof(log));
 	ASSERT_EQ(NCPUS, n) TH_LOG("ete: %s", log);
+	/*
+	 * The buffers at the driver's default size, whatever the suites
+	 * before left: beyond trbe.mlock_kb a member's buffer is charged to
+	 * RLIMIT_MEMLOCK (Documentation/abi-trbe.rst)
+	 */
+	for (n = 0; n < NCPUS; n++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/sys/class/trbe/trbe%d/buffer_size", n);
+		ASSERT_EQ(0, put(path, "1048576"));
+	}
 
 	/* the node: the rule's group and mode */
 	ASSERT_EQ(0, stat("/dev/trbe0", &st));
@@ -685,6 +707,374 @@ TEST_F_TIMEOUT(unpriv, capture_with_perfmon, 180)
 	TH_LOG("kernel.txt: %s", s);
 	EXPECT_EQ(NULL, strstr(s, "kcore=yes"));
 	EXPECT_NE(NULL, strstr(s, "kernel text not saved")) TH_LOG("%s", s);
+}
+
+/* ------------------------------------------------------------------------
+ * The privilege rule at the buffer (issue 32, F1): a session started by
+ * root, by sysfs "enable" or a configfs profile, goes to whichever
+ * /dev/trbe<N> is open.  When a member of the group without CAP_PERFMON
+ * opened it, the kernel's exception levels and every Secure one are
+ * filtered out: the unit's TRCVICTLR excludes them, its status says so,
+ * and the model's record of what it traced into that buffer holds no
+ * kernel address.  Opened by a member with CAP_PERFMON, the same session
+ * traces the kernel.
+ */
+
+#define ETE1		"/sys/class/ete/ete1/"
+#define TRBE1		"/sys/class/trbe/trbe1/"
+#define MODEL_CPU1	"/sys/kernel/debug/ete_model/cpu1/"
+#define ROOT_PROFILE	"/sys/kernel/config/ete/profiles/root_kernel"
+#define KERNEL_HALF	0xffff000000000000ULL
+#define VICTLR_NS	(0x7ULL << 20)
+#define VICTLR_S	(0xfULL << 16)
+
+/* A process of @who holding /dev/trbe<N> open and mapped */
+struct holder {
+	pid_t pid;
+	int go;		/* write end: a byte lets it close and exit */
+	int ready;	/* read end: its errno after open and mmap, 0 */
+};
+
+static int hold_buffer(const struct who *w, int cpu, int go, int ready)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char node[32], c = 0;
+	void *hdr, *data;
+	int fd, err = 0;
+
+	snprintf(node, sizeof(node), "/dev/trbe%d", cpu);
+	if (become(w, group_gid()))
+		err = 255;
+	fd = err ? -1 : open(node, O_RDWR);
+	if (!err && fd < 0)
+		err = errno;
+	hdr = err ? MAP_FAILED : mmap(NULL, page, PROT_READ | PROT_WRITE,
+				      MAP_SHARED, fd, 0);
+	data = hdr == MAP_FAILED ? MAP_FAILED :
+	       mmap(NULL, ((struct ete_trbe_mmap_page *)hdr)->data_size,
+		    PROT_READ, MAP_SHARED, fd, page);
+	if (!err && data == MAP_FAILED)
+		err = errno;
+	c = err;
+	if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		return 1;
+	return 0;
+}
+
+static int holder_start(struct holder *h, const struct who *w, int cpu)
+{
+	int go[2], ready[2];
+	char c;
+
+	if (pipe(go) || pipe(ready))
+		return -1;
+	h->pid = fork();
+	if (!h->pid) {
+		close(go[1]);
+		close(ready[0]);
+		_exit(hold_buffer(w, cpu, go[0], ready[1]));
+	}
+	close(go[0]);
+	close(ready[1]);
+	h->go = go[1];
+	h->ready = ready[0];
+	if (h->pid < 0 || read(h->ready, &c, 1) != 1)
+		return -1;
+	return c;
+}
+
+static void holder_stop(struct holder *h)
+{
+	char c = 0;
+
+	if (write(h->go, &c, 1) != 1)
+		kill(h->pid, SIGKILL);
+	waitpid(h->pid, NULL, 0);
+	close(h->go);
+	close(h->ready);
+}
+
+/* Ranges of the last session in CPU 1's truth, and those in the kernel */
+static int truth_ranges(int *kernel)
+{
+	unsigned long long off, start;
+	char line[256];
+	int n = 0;
+	FILE *f;
+
+	*kernel = 0;
+	f = fopen(MODEL_CPU1 "truth", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "R %llu %llx", &off, &start) != 2)
+			continue;
+		n++;
+		if (start >= KERNEL_HALF)
+			(*kernel)++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* Wait (bounded) for CPU 1's session to record @want ranges */
+static int wait_ranges(int want)
+{
+	int n = 0, kernel, i;
+
+	for (i = 0; i < 600 && n < want; i++) {
+		usleep(50000);
+		n = truth_ranges(&kernel);
+	}
+	return n;
+}
+
+static unsigned long long victlr1(void)
+{
+	unsigned long long v = ~0ULL;
+
+	reg_in_file(MODEL_CPU1 "regs", "TRCVICTLR", &v);
+	return v;
+}
+
+/* Every exception level the unit implements, as el_ns and el_s take them */
+static void all_levels(char *ns, char *sec, size_t len)
+{
+	snprintf(ns, len, "%#llx", (unsigned long long)read_num(ETE1 "caps/el_ns"));
+	snprintf(sec, len, "%#llx", (unsigned long long)read_num(ETE1 "caps/el_s"));
+}
+
+/* Root sets CPU 1 to trace everything it implements, into a 1 MiB buffer */
+static int root_wants_everything(void)
+{
+	char ns[32], sec[32];
+
+	all_levels(ns, sec, sizeof(ns));
+	return put(ETE1 "reset", "1") ?: put(ETE1 "el_ns", ns) ?:
+	       put(ETE1 "el_s", sec) ?: put(TRBE1 "buffer_size", "1048576") ?:
+	       put(TRBE1 "fill_mode", "wrap") ?:
+	       put(MODEL_CPU1 "truth_mode", "ranges");
+}
+
+/*
+ * Check CPU 1 while root's session traces into the buffer a member of the
+ * group holds, then stop it with @stop: kernel and Secure filtered out,
+ * or not.
+ */
+static void check_root_session(struct __test_metadata *_metadata,
+			       bool filtered, int (*stop)(void))
+{
+	unsigned long long v = victlr1(), sec = read_num(ETE1 "caps/el_s");
+	int n, kernel;
+	char *s;
+
+	s = slurp(ETE1 "status");
+	ASSERT_NE(NULL, s);
+	if (filtered) {
+		EXPECT_NE(NULL, strstr(s, "kernel: filtered out")) TH_LOG("%s", s);
+		/* EL1 and EL2 excluded, EL0 traced; every Secure EL excluded */
+		EXPECT_EQ(0x6ULL << 20, v & VICTLR_NS) TH_LOG("TRCVICTLR %#llx", v);
+		EXPECT_EQ(sec << 16, v & VICTLR_S) TH_LOG("TRCVICTLR %#llx", v);
+	} else {
+		EXPECT_NE(NULL, strstr(s, "kernel: traced")) TH_LOG("%s", s);
+		EXPECT_EQ(0ULL, v & VICTLR_NS) TH_LOG("TRCVICTLR %#llx", v);
+		EXPECT_EQ(0ULL, v & VICTLR_S) TH_LOG("TRCVICTLR %#llx", v);
+	}
+	wait_ranges(50);
+	ASSERT_EQ(0, stop());
+	n = truth_ranges(&kernel);
+	EXPECT_LE(50, n);
+	TH_LOG("%d ranges traced into the buffer, %d in the kernel", n, kernel);
+	/* filtered: not one range in the kernel; else some */
+	EXPECT_EQ(!filtered, kernel > 0);
+}
+
+static int stop_enable(void)
+{
+	return put(ETE1 "enable", "0");
+}
+
+static int stop_profile(void)
+{
+	return put(ROOT_PROFILE "/active", "0");
+}
+
+/* root's sysfs "enable" into the buffer a member without CAP_PERFMON holds */
+TEST_F_TIMEOUT(unpriv, root_enable_into_group_buffer_no_kernel, 180)
+{
+	struct holder h;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	ASSERT_EQ(0, root_wants_everything());
+	ASSERT_EQ(0, holder_start(&h, &group_only, 1));
+	ASSERT_EQ(0, put(ETE1 "enable", "1"));
+	check_root_session(_metadata, true, stop_enable);
+	holder_stop(&h);
+
+	/* the same, the buffer opened with CAP_PERFMON: the kernel traced */
+	ASSERT_EQ(0, holder_start(&h, &group_perfmon, 1));
+	ASSERT_EQ(0, put(ETE1 "enable", "1"));
+	check_root_session(_metadata, false, stop_enable);
+	holder_stop(&h);
+	put(ETE1 "reset", "1");
+}
+
+/* root's configfs profile on CPU 1, the buffer a member's */
+TEST_F_TIMEOUT(unpriv, root_profile_into_group_buffer_no_kernel, 180)
+{
+	char ns[32], sec[32];
+	struct holder h;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	if (access("/sys/kernel/config/ete/profiles", F_OK))
+		SKIP(return, "no configfs profiles");
+	ASSERT_EQ(0, root_wants_everything());
+	all_levels(ns, sec, sizeof(ns));
+	rmdir(ROOT_PROFILE);
+	ASSERT_EQ(0, mkdir(ROOT_PROFILE, 0755));
+	ASSERT_EQ(0, put(ROOT_PROFILE "/cpus", "1"));
+	ASSERT_EQ(0, put(ROOT_PROFILE "/el_ns", ns));
+	ASSERT_EQ(0, put(ROOT_PROFILE "/el_s", sec));
+
+	ASSERT_EQ(0, holder_start(&h, &group_only, 1));
+	ASSERT_EQ(0, put(ROOT_PROFILE "/active", "1"));
+	check_root_session(_metadata, true, stop_profile);
+	holder_stop(&h);
+
+	ASSERT_EQ(0, holder_start(&h, &group_perfmon, 1));
+	ASSERT_EQ(0, put(ROOT_PROFILE "/active", "1"));
+	check_root_session(_metadata, false, stop_profile);
+	holder_stop(&h);
+	EXPECT_EQ(0, rmdir(ROOT_PROFILE));
+	put(ETE1 "reset", "1");
+}
+
+/* el_s set by root, a session a member without CAP_PERFMON starts */
+static int do_enable1(const void *arg)
+{
+	return -put(ETE1 "enable", arg);
+}
+
+TEST_F_TIMEOUT(unpriv, secure_levels_filtered_for_unprivileged_starter, 180)
+{
+	unsigned long long v, sec;
+	struct holder h;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	sec = read_num(ETE1 "caps/el_s");
+	ASSERT_LT(0ULL, sec) TH_LOG("the unit implements no Secure EL");
+	ASSERT_EQ(0, root_wants_everything());
+	ASSERT_EQ(0, holder_start(&h, &group_perfmon, 1));
+	/* the buffer may see the kernel; the starter may not */
+	ASSERT_EQ(0, as_user(&group_only, do_enable1, "1"));
+	v = victlr1();
+	EXPECT_EQ(0x6ULL << 20, v & VICTLR_NS) TH_LOG("TRCVICTLR %#llx", v);
+	EXPECT_EQ(sec << 16, v & VICTLR_S) TH_LOG("TRCVICTLR %#llx", v);
+	EXPECT_EQ(0, as_user(&group_only, do_enable1, "0"));
+	holder_stop(&h);
+	put(ETE1 "reset", "1");
+}
+
+/* ------------------------------------------------------------------------
+ * Buffer memory is locked memory (issue 32, F1): charged to the opener's
+ * locked_vm (VmLck) beyond trbe.mlock_kb, against RLIMIT_MEMLOCK unless
+ * the opener has CAP_IPC_LOCK; given back at close.
+ */
+
+#define TRBE2		"/sys/class/trbe/trbe2/"
+#define MLOCK_KB	"/sys/module/trbe/parameters/mlock_kb"
+
+struct memlock_result {
+	int open_err;		/* errno of open(), 0 */
+	long before_kb;		/* VmLck before open */
+	long open_kb;		/* while open */
+	long after_kb;		/* after close */
+};
+
+static struct memlock_result *mres;
+
+static long vm_lck_kb(void)
+{
+	char *s = slurp("/proc/self/status"), *at;
+
+	at = s ? strstr(s, "VmLck:") : NULL;
+	return at ? strtol(at + 6, NULL, 10) : -1;
+}
+
+/* Open /dev/trbe2 under RLIMIT_MEMLOCK = @arg KiB; the counts to mres */
+static int do_open_limited(const void *arg)
+{
+	struct rlimit rl;
+	int fd;
+
+	rl.rlim_cur = *(const long *)arg * 1024;
+	rl.rlim_max = rl.rlim_cur;
+	if (setrlimit(RLIMIT_MEMLOCK, &rl))
+		return 254;
+	mres->before_kb = vm_lck_kb();
+	fd = open("/dev/trbe2", O_RDWR);
+	mres->open_err = fd < 0 ? errno : 0;
+	mres->open_kb = vm_lck_kb();
+	if (fd >= 0)
+		close(fd);
+	mres->after_kb = vm_lck_kb();
+	return 0;
+}
+
+/* do_open_limited() as @w, or as root (NULL); its exit status */
+static int open_limited(const struct who *w, long limit_kb)
+{
+	int st;
+	pid_t pid;
+
+	memset(mres, 0, sizeof(*mres));
+	if (w)
+		return as_user(w, do_open_limited, &limit_kb);
+	pid = fork();
+	if (!pid)
+		_exit(do_open_limited(&limit_kb));
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+TEST_F_TIMEOUT(unpriv, buffer_memory_charged_to_opener, 180)
+{
+	long allowance;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	mres = mmap(NULL, sizeof(*mres), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, mres);
+	allowance = read_num(MLOCK_KB);
+	EXPECT_LE(0, allowance) TH_LOG("no %s", MLOCK_KB);
+	if (allowance < 0)
+		allowance = 1024;
+	ASSERT_EQ(0, put(TRBE2 "buffer_size", "4194304"));
+
+	/* 4 MiB, of which allowance KiB are free: over a 1 MiB limit */
+	ASSERT_EQ(0, open_limited(&group_only, 1024));
+	EXPECT_EQ(ENOMEM, mres->open_err);
+	EXPECT_EQ(mres->before_kb, mres->open_kb);
+
+	/* under an 8 MiB limit: charged while open, given back at close */
+	ASSERT_EQ(0, open_limited(&group_only, 8192));
+	EXPECT_EQ(0, mres->open_err);
+	EXPECT_EQ(4096 - allowance, mres->open_kb - mres->before_kb);
+	EXPECT_EQ(mres->before_kb, mres->after_kb);
+
+	/* root (CAP_IPC_LOCK) goes past any limit, and is charged all the same */
+	ASSERT_EQ(0, open_limited(NULL, 0));
+	EXPECT_EQ(0, mres->open_err);
+	EXPECT_EQ(4096 - allowance, mres->open_kb - mres->before_kb);
+	EXPECT_EQ(mres->before_kb, mres->after_kb);
+
+	EXPECT_EQ(0, put(TRBE2 "buffer_size", "1048576"));
+	munmap(mres, sizeof(*mres));
 }
 
 /* The nodes as the driver makes them, for the suites after this one */
