@@ -7,7 +7,8 @@
  * exist only for the resources the unit implements.  Configuration writes
  * are refused with -EBUSY while the unit is enabled and leave the old value
  * on any error.  caps/ shows the decoded capabilities; trcidr/ and mgmt/
- * mirror raw registers under the upstream etm4x names for existing tools.
+ * mirror raw registers under the upstream etm4x names for existing tools;
+ * regs/ the registers the last session programmed.
  */
 
 #include <linux/device.h>
@@ -368,7 +369,7 @@ static const struct attribute_group ete_caps_group = {
  */
 struct ete_sysfs_mem {
 	struct attribute_group groups[ETE_MAX_GROUPS];
-	const struct attribute_group *group_ptrs[ETE_MAX_GROUPS + 4];
+	const struct attribute_group *group_ptrs[ETE_MAX_GROUPS + 5];
 	char names[ETE_MAX_GROUPS][ETE_GROUP_NAME_LEN];
 	struct ete_param_attr *pattrs;
 	struct attribute **slots;
@@ -492,6 +493,7 @@ static struct ete_sysfs_mem *ete_sysfs_build(const struct ete_caps *caps)
 	m->group_ptrs[ng++] = &ete_caps_group;
 	m->group_ptrs[ng++] = &ete_idr_group;
 	m->group_ptrs[ng++] = &ete_mgmt_group;
+	m->group_ptrs[ng++] = &ete_regs_group;
 	m->group_ptrs[ng] = NULL;
 	return m;
 }
@@ -548,6 +550,7 @@ void ete_sysfs_remove(struct ete_unit *u)
  */
 int ete_sysfs_init(void)
 {
+	ete_regs_group_init();
 	ete_class = ete_compat_class_create("ete");
 	return PTR_ERR_OR_ZERO(ete_class);
 }
