@@ -8,7 +8,8 @@
  * are refused with -EBUSY while the unit is enabled and leave the old value
  * on any error.  An address comparator's value is a binary attribute, so
  * that its read judges the file's opener (struct ete_param_bin).  caps/,
- * trcidr/ and mgmt/ are sysfs-regs.c's.
+ * trcidr/, mgmt/ and regs/ (the registers the last session programmed)
+ * are sysfs-regs.c's.
  */
 
 #include <linux/device.h>
@@ -289,7 +290,7 @@ static ssize_t ete_param_bin_write(struct file *file, struct kobject *kobj,
  */
 struct ete_sysfs_mem {
 	struct attribute_group groups[ETE_MAX_GROUPS];
-	const struct attribute_group *group_ptrs[ETE_MAX_GROUPS + 4];
+	const struct attribute_group *group_ptrs[ETE_MAX_GROUPS + 5];
 	char names[ETE_MAX_GROUPS][ETE_GROUP_NAME_LEN];
 	struct ete_param_attr *pattrs;
 	struct ete_param_bin *pbins;
@@ -478,6 +479,7 @@ static struct ete_sysfs_mem *ete_sysfs_build(const struct ete_caps *caps)
 	m->group_ptrs[ng++] = &ete_caps_group;
 	m->group_ptrs[ng++] = &ete_idr_group;
 	m->group_ptrs[ng++] = &ete_mgmt_group;
+	m->group_ptrs[ng++] = &ete_regs_group;
 	m->group_ptrs[ng] = NULL;
 	return m;
 }
@@ -534,6 +536,7 @@ void ete_sysfs_remove(struct ete_unit *u)
  */
 int ete_sysfs_init(void)
 {
+	ete_regs_group_init();
 	ete_class = ete_compat_class_create("ete");
 	return PTR_ERR_OR_ZERO(ete_class);
 }

@@ -272,6 +272,8 @@ void ete_sysfs_exit(void);
 extern const struct attribute_group ete_caps_group;	/* sysfs-regs.c */
 extern const struct attribute_group ete_idr_group;
 extern const struct attribute_group ete_mgmt_group;
+extern const struct attribute_group ete_regs_group;
+void ete_regs_group_init(void);
 int ete_sysfs_add(struct ete_unit *u);
 void ete_sysfs_remove(struct ete_unit *u);
 

@@ -82,6 +82,7 @@ struct interval {
 	size_t count;
 	uint32_t n;		/* truth in hash mode: count and hash only */
 	uint64_t hash;
+	size_t seg;		/* decoded: gap records at or before aoff */
 };
 
 struct vec {
@@ -168,6 +169,7 @@ struct decode {
 /* A driver gap marker: the stream breaks at @off */
 struct gap {
 	uint64_t off;
+	int64_t lost;		/* bytes lost there, -1 if unknown */
 	char what[64];		/* "lost reason", as gaps_cpuN.txt says */
 };
 
@@ -1482,6 +1484,7 @@ static void read_gaps(const char *dir, struct job *j)
 		j->gap_offs = xrealloc(j->gap_offs, (j->ngaps + 1) * sizeof(uint64_t));
 		g = &j->gaps[j->ngaps];
 		g->off = off;
+		g->lost = strtoll(endp, NULL, 10);
 		endp += strspn(endp, " \t");
 		snprintf(g->what, sizeof(g->what), "%.*s",
 			 (int)strcspn(endp, "\r\n"), endp);
@@ -1659,6 +1662,7 @@ static void split(struct decode *d, const uint64_t *gaps, size_t ngaps,
 		end = nxt < bound ? nxt : bound;
 		v->aoff = x;
 		v->complete = nxt < bound;
+		v->seg = g;
 		while (r < d->ranges.len &&
 		       AT(d->ranges, struct range, r).idx < x)
 			r++;
@@ -1794,37 +1798,102 @@ static void show_diff(struct decode *d, struct interval *v)
 	}
 }
 
-static int compare(struct decode *d, struct vec *iv, struct truth *t)
-{
-	size_t i, cursor = 0, ntruth = t->iv.len;
-	unsigned long equal = 0, diff = 0, skipped = 0, partial = 0;
-	bool chained = false;
+/* What compare() found for each decoded interval */
+struct match {
+	size_t k;		/* the truth interval */
+	bool anchor;		/* k is certain: compared complete, or at the cursor */
+};
 
+/*
+ * Coverage: between two decoded intervals @p and @q that matched truth
+ * intervals with others between them, those others are missing from the
+ * decode.  They are missing at a gap if a gap record lies between @p and
+ * @q and accounts for them: it does not know how much was lost, or the
+ * bytes it and the others say were lost cover the truth's bytes between
+ * the two A-Syncs beyond the file's.  (The file may have more: the
+ * driver's padding.)  Returns how many are missing without a gap record
+ * that says why (0: at a gap), having said where.
+ */
+static size_t hole(struct interval *p, struct interval *q, size_t holes,
+		   struct truth *t, size_t kp, size_t kq, const struct gap *gaps,
+		   size_t ngaps)
+{
+	uint64_t dt = AT(t->iv, struct interval, kq).aoff -
+		      AT(t->iv, struct interval, kp).aoff;
+	uint64_t df = q->aoff - p->aoff, lost = 0;
+	size_t g, n = 0;
+
+	for (g = 0; g < ngaps; g++) {
+		if (gaps[g].off <= p->aoff || gaps[g].off > q->aoff)
+			continue;
+		n++;
+		if (gaps[g].lost < 0)
+			return 0;
+		lost += gaps[g].lost;
+	}
+	if (n && dt <= df + lost)
+		return 0;
+	printf("# truth interval%s %zu", holes > 1 ? "s" : "", kp + 1);
+	if (holes > 1)
+		printf("-%zu", kq - 1);
+	printf(" (A-Sync at %llu) missing from the decode %s %llu and %llu: ",
+	       ULL(AT(t->iv, struct interval, kp + 1).aoff),
+	       "between file offsets", ULL(p->aoff), ULL(q->aoff));
+	if (!n)
+		printf("no gap record there\n");
+	else
+		printf("%zu gap record%s account for %llu bytes, %s %llu\n",
+		       n, n > 1 ? "s" : "", ULL(lost),
+		       "the truth's bytes there beyond the file's are",
+		       ULL(dt - df));
+	return holes;
+}
+
+/*
+ * Match each decoded interval with a truth interval: within a segment
+ * the very next one; a segment's first, or one after a difference, the
+ * first equal one from there on (a gap or a wrap loses whole intervals).
+ * Then coverage: every truth interval from the first matched to the last
+ * must be matched, or missing where a gap record says why (hole()).
+ */
+static int compare(struct decode *d, struct vec *iv, struct truth *t,
+		   const struct gap *gaps, size_t ngaps)
+{
+	size_t i, cursor = 0, ntruth = t->iv.len, last = SIZE_MAX;
+	unsigned long equal = 0, diff = 0, skipped = 0, partial = 0;
+	size_t first_k = 0, last_k = 0, matched = 0, at_gaps = 0, missing = 0;
+	struct match *m = calloc(iv->len ? iv->len : 1, sizeof(*m));
+	bool chained = false, found;
+	size_t k;
+
+	if (!m) {
+		perror("ete-decode");
+		exit(2);
+	}
 	for (i = 0; i < iv->len; i++) {
 		struct interval *v = &AT(*iv, struct interval, i);
-		size_t k;
-		bool found = false;
 
+		m[i].k = SIZE_MAX;
 		if (!v->complete && (t->hashes || !v->count)) {
 			skipped++;
 			chained = false;
 			continue;
 		}
-		if (chained) {
-			/* within a segment: the very next truth interval */
-			found = cursor < ntruth &&
-				same(d, v, t, &AT(t->iv, struct interval, cursor));
-			k = cursor;
-		} else {
-			for (k = cursor; k < ntruth; k++)
-				if (same(d, v, t, &AT(t->iv, struct interval, k))) {
-					found = true;
-					break;
-				}
-		}
+		/* within a segment: the very next truth interval */
+		found = chained && cursor < ntruth &&
+			same(d, v, t, &AT(t->iv, struct interval, cursor));
+		k = cursor;
+		m[i].anchor = found;
+		/* else the first equal one: after a gap, or a hole */
+		for (; !found && k < ntruth; k++)
+			found = same(d, v, t, &AT(t->iv, struct interval, k));
+		if (found && !m[i].anchor)
+			k--;
 		if (found) {
 			equal++;
 			partial += !v->complete;
+			m[i].k = k;
+			m[i].anchor |= v->complete;
 			/*
 			 * A partial interval (a prefix) may match more than
 			 * one place: it does not move the cursor.
@@ -1838,13 +1907,41 @@ static int compare(struct decode *d, struct vec *iv, struct truth *t)
 			chained = false;
 		}
 	}
+	for (i = 0; i < iv->len; i++) {
+		struct interval *v = &AT(*iv, struct interval, i);
+
+		if (!m[i].anchor)
+			continue;
+		if (last == SIZE_MAX) {
+			first_k = m[i].k;
+			matched = 1;
+		} else if (m[i].k > m[last].k) {
+			size_t holes = m[i].k - m[last].k - 1;
+			size_t miss = holes ?
+				hole(&AT(*iv, struct interval, last), v, holes, t,
+				     m[last].k, m[i].k, gaps, ngaps) : 0;
+
+			missing += miss;
+			at_gaps += holes - miss;
+			matched++;
+		}
+		last_k = m[i].k;
+		last = i;
+	}
+	free(m);
 	printf("intervals: decoded %zu, compared %lu, equal %lu (%lu partial), ",
 	       iv->len, equal + diff, equal, partial);
-	printf("different %lu, skipped %lu; truth %zu%s; ranges %zu; errors %lu\n",
-	       diff, skipped, ntruth,
-	       t->lost ? " (records lost)" : "", d->ranges.len,
-	       d->errors + d->nacc);
-	return diff || t->lost || !equal || d->errors || d->nacc ? 1 : 0;
+	printf("different %lu, skipped %lu; truth %zu%s; ", diff, skipped,
+	       ntruth, t->lost ? " (records lost)" : "");
+	if (last == SIZE_MAX)
+		printf("coverage: no truth interval matched for certain; ");
+	else
+		printf("coverage: truth intervals %zu-%zu, %zu matched, %zu %s, %zu missing; ",
+		       first_k, last_k, matched, at_gaps, "missing at gaps",
+		       missing);
+	printf("ranges %zu; errors %lu\n", d->ranges.len, d->errors + d->nacc);
+	return diff || missing || t->lost || !equal || d->errors || d->nacc ?
+	       1 : 0;
 }
 
 static const char usage[] =
@@ -1973,7 +2070,7 @@ static int check_one(struct job *j, const char *truth)
 	if (truth) {
 		if (read_truth(truth, &t))
 			return 2;
-		return compare(d, &iv, &t);
+		return compare(d, &iv, &t, j->gaps, j->ngaps);
 	}
 	for (i = 0; i < iv.len; i++) {
 		struct interval *v = &AT(iv, struct interval, i);

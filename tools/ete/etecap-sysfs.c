@@ -3,13 +3,17 @@
  * etecap: configuration through /sys/class/ete/ete<N>/ (trace units),
  * /sys/class/trbe/trbe<N>/ (buffers) and configfs profiles
  * (/sys/kernel/config/ete/profiles/<name>/), and the read-back of each
- * unit's ID and configuration registers for the decoder.
+ * unit's ID registers and of the registers its session programmed, for
+ * the decoder and for whoever checks what the capture was filtered by.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "etecap.h"
@@ -371,9 +375,74 @@ static const struct {
 	{ "TRCAUTHSTATUS", "mgmt/trcauthstatus" },
 };
 
+/* A regs/ file whose name is one of unit_regs[]' (TRCCONFIGR...) */
+static bool unit_reg_listed(const char *file)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(unit_regs); i++)
+		if (!strcasecmp(unit_regs[i].ocsd, file))
+			return true;
+	return false;
+}
+
+static int not_hidden(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/*
+ * Every register the driver's last session on @cpu programmed
+ * (/sys/class/ete/ete<N>/regs/, one file per register, "trcvictlr",
+ * "trcacvr3"): as "TRCVICTLR=0x...", in name order.  OpenCSD's snapshot
+ * reader takes the registers it decodes with by name and passes over
+ * the others; these say how the capture was filtered.  A register the
+ * session did not program reads ENODATA, an address comparator EACCES
+ * or EPERM for a user who is not root with CAP_PERFMON: left out.  A driver without regs/
+ * gives nothing.  0 or -errno of a failed read.
+ */
+static int write_programmed(FILE *f, int cpu)
+{
+	char path[ETECAP_PATH], val[64], name[64];
+	struct dirent **list;
+	int n, i, k, ret = 0;
+
+	etecap_sys(path, sizeof(path), ETE_SYSFS "regs", cpu);
+	n = scandir(path, &list, not_hidden, alphasort);
+	if (n < 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const char *file = list[i]->d_name;
+		int r;
+
+		if (ret || unit_reg_listed(file) ||
+		    strlen(file) >= sizeof(name))
+			goto next;
+		etecap_sys(path, sizeof(path), ETE_SYSFS "regs/%s", cpu, file);
+		r = etecap_sysfs_read(path, val, sizeof(val));
+		if (r == -ENODATA || r == -EPERM || r == -EACCES)
+			goto next;
+		if (r) {
+			fprintf(stderr, "etecap: cpu%d: %s: %s\n", cpu, path,
+				strerror(-r));
+			ret = r;
+			goto next;
+		}
+		for (k = 0; file[k]; k++)
+			name[k] = toupper((unsigned char)file[k]);
+		name[k] = 0;
+		fprintf(f, "%s=%s\n", name, val);
+next:
+		free(list[i]);
+	}
+	free(list);
+	return ret;
+}
+
 /*
  * ETE_<cpu>.ini: the trace source device of the snapshot, with the unit's
- * registers as the driver reads them back.  0 or -errno.
+ * registers as the driver reads them back: the ID and management
+ * registers, then every register the session programmed.  0 or -errno.
  */
 int etecap_write_unit_ini(const char *dir, int cpu)
 {
@@ -398,6 +467,8 @@ int etecap_write_unit_ini(const char *dir, int cpu)
 		}
 		fprintf(f, "%s=%s\n", unit_regs[i].ocsd, val);
 	}
+	if (!ret)
+		ret = write_programmed(f, cpu);
 	if (fclose(f) && !ret)
 		ret = -errno;
 	return ret;

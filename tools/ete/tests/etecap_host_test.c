@@ -4,7 +4,9 @@
  * this): the command line, the memory set that must never hand OpenCSD
  * two overlapping images, the gap records translated from stream to file
  * offsets, and --perf-data's conversion of a snapshot.  Linked with
- * etecap-opts.c, etecap-mem.c, etecap-gaps.c, perfdata.c.
+ * etecap-opts.c, etecap-mem.c, etecap-gaps.c, perfdata.c.  And ete-decode
+ * --compare (the program $ETE_DECODE, built with libopencsd) on crafted
+ * snapshots: which gaps in the decode the truth may have.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -342,7 +344,7 @@ FIXTURE(memset) {
 
 FIXTURE_SETUP(memset)
 {
-	strcpy(self->dir, "/tmp/etecap_host_test.XXXXXX");
+	snprintf(self->dir, sizeof(self->dir), "/tmp/etecap_host_test.XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->dir));
 	ASSERT_EQ(0, etecap_mem_init(&self->m, self->dir));
 }
@@ -790,7 +792,7 @@ FIXTURE_SETUP(perfdata)
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x01, 0x01, 0x00, 0x00,
 	};
 
-	strcpy(self->dir, "/tmp/etecap_perfdata.XXXXXX");
+	snprintf(self->dir, sizeof(self->dir), "/tmp/etecap_perfdata.XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->dir));
 	snprintf(self->out, sizeof(self->out), "%s/perf.data", self->dir);
 	ASSERT_EQ(0, put_text(self->dir, "snapshot.ini",
@@ -868,6 +870,213 @@ TEST_F(perfdata, no_unit_ini_says_which)
 		TH_LOG("%s", self->err);
 	/* nothing written */
 	EXPECT_NE(0, access(self->out, F_OK));
+}
+
+/* ------------------------------------------------------------------------
+ * ete-decode --compare on crafted snapshots: a loop of four instructions
+ * (three NOPs and a branch back) traced in CMP_N intervals between
+ * A-Syncs, interval k with k + 1 E atoms, so that each has ranges of its
+ * own; the truth has all CMP_N.  Interval CMP_CUT cut out of the trace
+ * must be a failure of the comparison, unless a gap record is there and
+ * accounts for its bytes.  $ETE_DECODE is the program (host.d/
+ * etecap_host.sh passes the rig's).
+ */
+
+#define CMP_N		6
+#define CMP_CUT		3
+#define CMP_VA		0x400000ULL
+
+struct cmp_snap {
+	char dir[64];
+	char out[4096];
+	const char *decode;
+	unsigned char trace[CMP_N * 64];
+	size_t off[CMP_N + 1];	/* interval k is [off[k], off[k + 1]) */
+};
+
+FIXTURE(compare) {
+	struct cmp_snap s;
+};
+
+/* Interval @k at @p: A-Sync, Trace Info, Trace On, Context, Address, atoms */
+static size_t cmp_interval(unsigned char *p, int k)
+{
+	static const unsigned char sync[] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80,	/* A-Sync */
+		0x01, 0x01, 0x00,			/* Trace Info: INFO */
+		0x04,					/* Trace On */
+		0x81, 0x31,		/* Context: EL1, AArch64, Non-secure */
+		0x9d, 0x00, 0x00,	/* Long Address, 64-bit IS0: CMP_VA */
+		0x40, 0x00, 0x00, 0x00, 0x00, 0x00,
+	};
+	size_t n = sizeof(sync);
+	int i;
+
+	memcpy(p, sync, n);
+	for (i = 0; i <= k; i++)
+		p[n++] = 0xf7;		/* Atom format 1: E */
+	return n;
+}
+
+FIXTURE_SETUP(compare)
+{
+	/* nop; nop; nop; b CMP_VA */
+	static const unsigned char loop[16] = {
+		0x1f, 0x20, 0x03, 0xd5, 0x1f, 0x20, 0x03, 0xd5,
+		0x1f, 0x20, 0x03, 0xd5, 0xfd, 0xff, 0xff, 0x17,
+	};
+	struct cmp_snap *c = &self->s;
+	char truth[4096];
+	size_t t = 0;
+	int k, i;
+
+	c->decode = getenv("ETE_DECODE");
+	if (c->decode && access(c->decode, X_OK))
+		c->decode = NULL;
+	snprintf(c->dir, sizeof(c->dir), "/tmp/ete_decode_compare.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(c->dir));
+	ASSERT_EQ(0, put_text(c->dir, "snapshot.ini",
+			      "[snapshot]\nversion=1.0\n\n"
+			      "[device_list]\ndevice0=cpu_0.ini\ndevice1=ETE_0.ini\n\n"
+			      "[trace]\nmetadata=trace.ini\n"));
+	ASSERT_EQ(0, put_text(c->dir, "trace.ini",
+			      "[trace_buffers]\nbuffers=buffer0\n\n"
+			      "[buffer0]\nname=ETB_0\nfile=trace_cpu0.bin\nformat=source_data\n\n"
+			      "[source_buffers]\nETE_0=ETB_0\n\n"
+			      "[core_trace_sources]\ncpu_0=ETE_0\n"));
+	/* the model's ID registers (its debugfs capture.ini) */
+	ASSERT_EQ(0, put_text(c->dir, "ETE_0.ini",
+			      "[device]\nname=ETE_0\nclass=trace_source\ntype=ETE\n\n"
+			      "[regs]\nTRCIDR0=0x801cea1\nTRCIDR1=0x4100fff0\n"
+			      "TRCIDR2=0xd0001088\nTRCIDR8=0x0\nTRCCONFIGR=0x1\n"
+			      "TRCTRACEIDR=0x1\nTRCDEVARCH=0x47705a13\n"));
+	ASSERT_EQ(0, put_text(c->dir, "cpu_0.ini",
+			      "[device]\nname=cpu_0\nclass=core\ntype=ARM-AA64\n\n"
+			      "[regs]\nPC(size:64)=0x0\n\n"
+			      "[dump0]\nfile=mem_0.bin\naddress=0x400000\nlength=0x10\n"));
+	ASSERT_EQ(0, put_file(c->dir, "mem_0.bin", loop, sizeof(loop)));
+	c->off[0] = 0;
+	for (k = 0; k < CMP_N; k++) {
+		c->off[k + 1] = c->off[k] +
+				   cmp_interval(c->trace + c->off[k], k);
+		t += snprintf(truth + t, sizeof(truth) - t, "A %zu\n",
+			      c->off[k]);
+		for (i = 0; i <= k; i++)
+			t += snprintf(truth + t, sizeof(truth) - t,
+				      "R %zu 0x%llx 0x%llx 4\n",
+				      c->off[k] + 27 + i, CMP_VA, CMP_VA + 16);
+	}
+	ASSERT_EQ(0, put_text(c->dir, "truth.txt", truth));
+}
+
+FIXTURE_TEARDOWN(compare)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->s.dir);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/*
+ * Write the trace (without interval CMP_CUT if @cut) and, if @gap, the
+ * gap record "OFFSET @gap" at the cut; run ete-decode --compare and keep
+ * its output in self->s.out.  Its exit status, or -1.
+ */
+static int cmp_run(struct cmp_snap *self, bool cut, const char *gap)
+{
+	size_t len = self->off[CMP_N], at = self->off[CMP_CUT];
+	unsigned char trace[sizeof(self->trace)];
+	char cmd[256], gaps[64];
+	size_t n = 0;
+	FILE *p;
+	int st;
+
+	memcpy(trace, self->trace, len);
+	if (cut) {
+		memmove(trace + at, trace + self->off[CMP_CUT + 1],
+			len - self->off[CMP_CUT + 1]);
+		len -= self->off[CMP_CUT + 1] - at;
+	}
+	if (put_file(self->dir, "trace_cpu0.bin", trace, len))
+		return -1;
+	snprintf(gaps, sizeof(gaps), gap ? "%zu %s\n" : "", at, gap);
+	if (put_text(self->dir, "gaps_cpu0.txt", gaps))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "%s %s --cpu 0 --compare %s/truth.txt 2>&1",
+		 self->decode, self->dir, self->dir);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = fread(self->out, 1, sizeof(self->out) - 1, p);
+	self->out[n] = 0;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* the bytes of interval CMP_CUT, as a gap record "lost reason" says them */
+static const char *cmp_lost(struct cmp_snap *self, int reason)
+{
+	static char buf[32];
+
+	snprintf(buf, sizeof(buf), "%zu %d",
+		 self->off[CMP_CUT + 1] - self->off[CMP_CUT], reason);
+	return buf;
+}
+
+/* without ete-decode built: a skip, not a pass */
+#define NO_DECODE	"$ETE_DECODE (ete-decode) not given"
+
+/* Every truth interval decoded: equal, and the coverage says all six */
+TEST_F(compare, full_coverage_passes)
+{
+	const char *all =
+		"coverage: truth intervals 0-5, 6 matched, 0 missing at gaps, 0 missing";
+
+	if (!self->s.decode)
+		SKIP(return, NO_DECODE);
+	EXPECT_EQ(0, cmp_run(&self->s, false, NULL)) TH_LOG("%s", self->s.out);
+	EXPECT_NE(NULL, strstr(self->s.out, all)) TH_LOG("%s", self->s.out);
+}
+
+/* Interval 3 not in the trace and no gap record there: a failure */
+TEST_F(compare, missing_interval_fails)
+{
+	if (!self->s.decode)
+		SKIP(return, NO_DECODE);
+	EXPECT_EQ(1, cmp_run(&self->s, true, NULL)) TH_LOG("%s", self->s.out);
+	EXPECT_NE(NULL, strstr(self->s.out, "5 matched, 0 missing at gaps, 1 missing"))
+		TH_LOG("%s", self->s.out);
+}
+
+/* A gap record there that does not know how much was lost: a cause */
+TEST_F(compare, missing_interval_at_a_gap_passes)
+{
+	if (!self->s.decode)
+		SKIP(return, NO_DECODE);
+	EXPECT_EQ(0, cmp_run(&self->s, true, "-1 1")) TH_LOG("%s", self->s.out);
+	EXPECT_NE(NULL, strstr(self->s.out, "5 matched, 1 missing at gaps, 0 missing"))
+		TH_LOG("%s", self->s.out);
+}
+
+/* A gap record that lost exactly the interval's bytes (policy drop) */
+TEST_F(compare, missing_interval_at_an_exact_gap_passes)
+{
+	if (!self->s.decode)
+		SKIP(return, NO_DECODE);
+	EXPECT_EQ(0, cmp_run(&self->s, true, cmp_lost(&self->s, 2)))
+		TH_LOG("%s", self->s.out);
+	EXPECT_NE(NULL, strstr(self->s.out, "5 matched, 1 missing at gaps, 0 missing"))
+		TH_LOG("%s", self->s.out);
+}
+
+/* A gap record that lost one byte cannot explain a whole interval */
+TEST_F(compare, gap_smaller_than_the_missing_interval_fails)
+{
+	if (!self->s.decode)
+		SKIP(return, NO_DECODE);
+	EXPECT_EQ(1, cmp_run(&self->s, true, "1 2")) TH_LOG("%s", self->s.out);
+	EXPECT_NE(NULL, strstr(self->s.out, "5 matched, 0 missing at gaps, 1 missing"))
+		TH_LOG("%s", self->s.out);
 }
 
 TEST_HARNESS_MAIN

@@ -7,6 +7,11 @@
 # (truth_cpuN.txt).  The host decodes the snapshot as etecap wrote it and
 # compares (post.d/e2e_decode.sh).  The model's program image goes into the
 # snapshot through --mem, and to /out/e2e/program/ for the host's record.
+# Beside the snapshot: the model's register file after the session
+# (model_regs_cpuN.txt, what reached each unit, which the host checks
+# against the registers etecap recorded in ETE_N.ini and against the
+# options) and its violation log (violations.txt, emptied before the
+# capture): the case fails if the driver broke a rule of the model's.
 #
 # Usage: ete-e2e-case NAME MILLISECONDS CPU[,CPU...] [model.KEY=VALUE]...
 #		[min_bytes=N] [-- ETECAP_OPTION...]
@@ -73,6 +78,10 @@ for n in $cpus; do
 	tasks="$tasks $t"
 done
 rc=0
+# The violation log from here on: a write empties it
+for v in "$dbg"/cpu*/violations; do
+	echo >"$v"
+done
 # The trace is the model's program (--mem): the code of the other tasks
 # alive at the stop, which a capture without a command saves, is left out.
 if [ -n "$min_bytes" ]; then
@@ -101,6 +110,11 @@ else
 		$mem "$@" || rc=$?
 fi
 
+# What reached each unit: the model's registers, before anything else
+# touches the unit
+for n in $cpus; do
+	cat "$dbg/cpu$n/regs" >"$out/model_regs_cpu$n.txt"
+done
 # shellcheck disable=SC2086 # a list of PIDs
 kill $tasks 2>/dev/null || true
 # The program's functions, as a symbol table beside its images would give
@@ -118,6 +132,15 @@ done
 for r in $restore; do
 	echo "${r%%@*}" >"${r#*@}"
 done
-cat "$dbg"/cpu*/violations
+: >"$out/violations.txt"
+for v in "$dbg"/cpu*/violations; do
+	c=${v%/violations}
+	sed "s/^/${c##*/}: /" "$v" >>"$out/violations.txt"
+done
 echo "etecap exit $rc"
+if [ -s "$out/violations.txt" ]; then
+	echo "ete-e2e-case: the model logged violations during the capture:"
+	cat "$out/violations.txt"
+	rc=1
+fi
 exit $rc

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # etecap's pure parts built for the host and run there (no VM needed):
 # tools/ete/tests/etecap_host_test.c, the command line, the memory set,
-# the gap records at file offsets and --perf-data's perf.data writer.
+# the gap records at file offsets and --perf-data's perf.data writer; and
+# ete-decode --compare (the rig's host tool, BUILD_DIR/host-tools) on
+# crafted snapshots.
 #
 # Usage: etecap_host.sh BUILD_DIR [RUN...]; prints TAP.
 set -uo pipefail
@@ -26,4 +28,4 @@ if ! gcc -O1 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
 	sed 's/^/# /' "$out.log"
 	exit 1
 fi
-exec "$out"
+ETE_DECODE=$build/host-tools/ete-decode exec "$out"

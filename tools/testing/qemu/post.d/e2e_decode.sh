@@ -8,9 +8,18 @@
 #    driver's gap markers, gaps_cpuN.txt) to its last byte with no error,
 #  - tools/ete/ete-decode decodes it and its instruction ranges equal the
 #    model's ground truth, interval by interval between A-Syncs (range by
-#    range, or by FNV-1a hash for a capture in the model's hash mode).
-# One TAP case per configuration per CPU, and a self-test that a truth with
-# one range changed is rejected.
+#    range, or by FNV-1a hash for a capture in the model's hash mode),
+#    every truth interval from the first decoded to the last, but where a
+#    gap record says why one is missing (the coverage of --compare);
+#  - the configuration: the registers etecap recorded in ETE_N.ini are
+#    the ones the model held after the session, and they and the trace
+#    (the truth, the packets the lister counted) show each of the case's
+#    etecap options, and no boolean option that was not given
+#    (tools/testing/qemu/e2e-options.py): the model's truth follows the
+#    registers, so an option etecap dropped leaves the decode equal to it.
+# Two TAP cases per configuration per CPU, and self-tests that a truth with
+# one range changed, a stream truth with one hash changed and a snapshot
+# whose registers lost the option are rejected.
 #
 # Usage: e2e_decode.sh BUILD_DIR RUN...   (RUN: KERNEL/el1, KERNEL/el2...);
 # prints TAP.
@@ -36,13 +45,25 @@ cases=$(awk -F'\t' '$1 == "sh" && $4 ~ /^ete-e2e-case / {
 	print a[2] ":" a[4] ":" min }' "$run/plan" 2>/dev/null)
 bad_re='OCSD_ERR|I_RESERVED|I_BAD_SEQUENCE|I_INCOMPLETE_EOT|UNKNOWN|Unknown'
 n=0
-plan=3
+plan=4
 cpus_of() { # CASE:CPUS:MIN_BYTES -> the CPUs, one per word
 	local r=${1#*:}
 	echo "${r%%:*}" | tr , ' '
 }
+# options_of CASE: etecap's options of the case's plan line (after "--")
+options_of() {
+	awk -F'\t' -v c="$1" '$1 == "sh" && $4 ~ /^ete-e2e-case / {
+		n = split($4, a, " ")
+		if (a[2] != c)
+			next
+		for (i = 5; i <= n && a[i] != "--"; i++)
+			;
+		for (i++; i <= n; i++)
+			printf "%s ", a[i]
+	}' "$run/plan"
+}
 for c in $cases; do
-	plan=$((plan + $(cpus_of "$c" | wc -w)))
+	plan=$((plan + 2 * $(cpus_of "$c" | wc -w)))
 done
 
 tap() {
@@ -77,10 +98,13 @@ segment() {
 }
 
 # lister_clean CASE_DIR CPU: trc_pkt_lister on each segment between gaps
-# reads it to the end with no error; 0 if clean
+# reads it to the end with no error; 0 if clean.  The Cycle Count,
+# Timestamp and Q packets it listed go to CASE_DIR/lister_cpuCPU.counts
+# ("cc N ts N q N"), for the configuration's check.
 lister_clean() {
 	local cdir=$1 cpu=$2 snap=$1/snapshot start=0 end seg=0 rc=0 size sdir
 	size=$(stat -c %s "$snap/trace_cpu$cpu.bin")
+	: >"$cdir/lister_cpu$cpu.counts"
 	for end in $(awk '$1 > 0 {print $1}' "$snap/gaps_cpu$cpu.txt" 2>/dev/null) "$size"; do
 		[ "$end" -gt "$start" ] || continue
 		sdir=$cdir/lister_cpu$cpu.$seg
@@ -91,16 +115,24 @@ lister_clean() {
 		# (grep first: the listing is millions of lines, and grep's
 		# matcher is many times quicker than awk's on them)
 		(cd "$sdir" && trc_pkt_lister -ss_dir "$sdir" -src_name "ETB_$cpu" -logstdout 2>&1) |
-			LC_ALL=C grep -E "I_ASYNC|Trace buffer done|$bad_re" |
+			LC_ALL=C grep -E "I_ASYNC|Trace buffer done|	I_CCNT_F|	I_TIMESTAMP :|	I_Q :|$bad_re" |
 			awk -v bad="$bad_re" '/I_ASYNC/ { s = 1 }
 				/Trace buffer done, processed/ { print; next }
-				s && $0 ~ bad && $0 !~ /INCOMPLETE_EOT/ { print }' >"$sdir.check"
+				/	I_CCNT_F/ { cc++ }
+				/	I_TIMESTAMP :/ { ts++ }
+				/	I_Q :/ { q++ }
+				s && $0 ~ bad && $0 !~ /INCOMPLETE_EOT/ { print }
+				END { printf "count cc %d ts %d q %d\n", cc, ts, q }' >"$sdir.check"
+		grep "^count " "$sdir.check" >>"$cdir/lister_cpu$cpu.counts"
 		grep -q "Trace buffer done, processed $((end - start)) bytes" "$sdir.check" || rc=1
-		grep -v "Trace buffer done" "$sdir.check" | head -3 | sed 's/^/# /' | grep . && rc=1
+		grep -v -e "Trace buffer done" -e "^count " "$sdir.check" | head -3 | sed 's/^/# /' | grep . && rc=1
 		rm -rf "$sdir"
 		start=$end
 		seg=$((seg + 1))
 	done
+	awk '{ cc += $3; ts += $5; q += $7 } END { printf "cc %d ts %d q %d\n", cc, ts, q }' \
+		"$cdir/lister_cpu$cpu.counts" >"$cdir/lister_cpu$cpu.counts.new"
+	mv "$cdir/lister_cpu$cpu.counts.new" "$cdir/lister_cpu$cpu.counts"
 	return $rc
 }
 
@@ -132,6 +164,19 @@ check_cpu() {
 	grep '^#' "$cdir/compare_cpu$cpu.txt" | head -6
 }
 
+# check_config NAME CPU [CASE_DIR]: the verdict on what the case's options
+# made of the unit (after check_cpu, which counts the packets), as
+# "STATUS DESCRIPTION" and then diagnostic lines
+check_config() {
+	local name=$1 cpu=$2 cdir=${3:-$run/e2e/$1} out status desc
+	# shellcheck disable=SC2046 # the options, one per word
+	out=$(python3 "$here/e2e-options.py" "$cdir" "$cpu" $(options_of "$name") 2>&1)
+	read -r status desc <<<"$out"
+	[ "$status" = 0 ] || status=1
+	echo "$status $name cpu$cpu configuration: $desc"
+	tail -n +2 <<<"$out"
+}
+
 if ! command -v trc_pkt_lister >/dev/null || [ ! -x "$tools/ete-decode" ]; then
 	for i in $(seq "$plan"); do
 		echo "not ok $i # trc_pkt_lister or ete-decode (libopencsd) missing"
@@ -150,14 +195,19 @@ for c in $cases; do
 			wait -n
 		done
 		i=$((i + 1))
-		check_cpu "${c%%:*}" "$cpu" "${c##*:}" >"$verdicts/$i" 2>&1 &
+		{
+			check_cpu "${c%%:*}" "$cpu" "${c##*:}" >"$verdicts/$i" 2>&1
+			check_config "${c%%:*}" "$cpu" >"$verdicts/$i.config" 2>&1
+		} &
 	done
 done
 wait
 for j in $(seq "$i"); do
-	read -r status desc <"$verdicts/$j"
-	tap "$status" "$desc"
-	tail -n +2 "$verdicts/$j"
+	for v in "$verdicts/$j" "$verdicts/$j.config"; do
+		read -r status desc <"$v"
+		tap "$status" "$desc"
+		tail -n +2 "$v"
+	done
 done
 rm -rf "$verdicts"
 
@@ -208,3 +258,27 @@ rejected all_els '!done && $1 == "R" && ++r == 50 {$3 = $3 "4"; done = 1} 1' \
 	"a truth with one range changed"
 rejected stream '!done && $1 == "H" && ++r == 100 {$4 = sprintf("0x%016x", 1); done = 1} 1' \
 	"a stream truth with one interval hash changed"
+
+# The configuration's check can fail: el0's CPU 0 with TRCVICTLR as if
+# etecap had not passed -e 0 (EXLEVEL_NS 0: every EL traced) must not pass
+config_rejected() {
+	local cdir=$run/e2e/el0 bad=$run/e2e/el0/config_rejected f v status
+	if [ ! -s "$cdir/snapshot/ETE_0.ini" ]; then
+		tap 1 "self-test: a snapshot without its -e 0 is rejected (no capture)"
+		return
+	fi
+	rm -rf "$bad"
+	mkdir -p "$bad/snapshot"
+	for f in "$cdir"/*_cpu0.txt "$cdir"/lister_cpu0.counts; do
+		[ -e "$f" ] && ln -s "$f" "$bad/"
+	done
+	# TRCVICTLR.EXLEVEL_NS, bits [22:20], cleared
+	v=$(sed -n 's/^TRCVICTLR=//p' "$cdir/snapshot/ETE_0.ini")
+	sed "s/^TRCVICTLR=.*/TRCVICTLR=$(printf 0x%x $((${v:-0} & ~(7 << 20))))/" \
+		"$cdir/snapshot/ETE_0.ini" >"$bad/snapshot/ETE_0.ini"
+	read -r status _ < <(check_config el0 0 "$bad")
+	[ "$status" = 1 ]
+	tap $? "self-test: a snapshot without its -e 0 is rejected"
+	rm -rf "$bad"
+}
+config_rejected

@@ -25,6 +25,7 @@
 
 #include "kselftest_harness.h"
 #include "ete_file_io.h"
+#include "ete_model_log.h"
 
 #define OUT	"/out/etecap"
 /*
@@ -1215,6 +1216,30 @@ TEST_F_TIMEOUT(slow, system_wide_saves_code_of_other_tasks, 300)
 	free(mem);
 	free(maps);
 	EXPECT_EQ(0, units_enabled());
+}
+
+/* ------------------------------------------------------------------------
+ * The model's violation log: emptied before the first case (a constructor
+ * of this program, run once before the harness forks the cases), read
+ * after the last.  Every case drives the driver through the model; an
+ * access that broke a rule of the architecture is logged there, whether
+ * or not the case saw it.
+ */
+
+__attribute__((constructor)) static void empty_model_log(void)
+{
+	ete_model_log_clear();
+}
+
+/* Runs last (cases run in the order they are defined) */
+TEST(no_model_violations)
+{
+	static char log[8192];
+	int n = ete_model_log_read(log, sizeof(log));
+
+	if (n < 0)
+		SKIP(return, "no ETE model (debugfs ete_model)");
+	EXPECT_EQ(0, n) TH_LOG("the model logged violations:\n%s", log);
 }
 
 TEST_HARNESS_MAIN
