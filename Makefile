@@ -10,6 +10,10 @@
 #                        the man pages, the udev rule (install.mk)
 #   make uninstall       remove what make install installed
 #   make check           README's test command: build everything, run every test
+#   make post [SUITE=e2e_decode] [KERNEL=6.12]
+#                        a post suite (all without SUITE) again on the runs
+#                        the last make check left, for that kernel (default:
+#                        the newest run's)
 #   make demo            README's main job: boot the VM, load, trace, decode
 #   make checkpatch      checkpatch --strict on every source file
 #   make KDIR=/path      build against other kernel headers
@@ -56,6 +60,9 @@ clean:
 check:
 	@$(RIG)/check.sh
 
+post:
+	@$(RIG)/post.sh $(BUILD) "$(SUITE)" "$(KERNEL)"
+
 demo:
 	@$(RIG)/demo.sh
 
@@ -70,4 +77,4 @@ version:
 
 -include $(TOP)/install.mk
 
-.PHONY: all rig-kernel modules tests clean check demo bench checkpatch version
+.PHONY: all rig-kernel modules tests clean check post demo bench checkpatch version

@@ -635,6 +635,23 @@ static bool take_snapshots(struct etecap *e, long elapsed)
 	return false;
 }
 
+/*
+ * Why the capture ends now, as etecap.txt says it (ended=), or NULL:
+ * the command ended, every task attached to ended, a signal, the
+ * duration (-t) passed.
+ */
+static const char *capture_end(const struct etecap *e, bool done, long now,
+			       long deadline)
+{
+	if (done)
+		return e->o.attach ? "tasks" : "command";
+	if (etecap_interrupted())
+		return "signal";
+	if (deadline && now >= deadline)
+		return "duration";
+	return NULL;
+}
+
 static int capture_loop(struct etecap *e)
 {
 	long t0 = now_ms(), deadline = 0, next_progress = 0, now;
@@ -649,10 +666,13 @@ static int capture_loop(struct etecap *e)
 
 		drain_all(e, true);
 		now = now_ms();
-		if (done || etecap_interrupted() || (deadline && now >= deadline))
+		e->ended = capture_end(e, done, now, deadline);
+		if (e->ended)
 			break;
-		if (take_snapshots(e, now - t0))
+		if (take_snapshots(e, now - t0)) {
+			e->ended = "flight_snapshot_failed";
 			break;
+		}
 		if (next_progress && now >= next_progress) {
 			progress(e, now - t0);
 			next_progress += every;

@@ -124,6 +124,8 @@ static int write_summary(const struct etecap *e)
 	if (!f)
 		return -errno;
 	fprintf(f, "duration_ms=%ld\n", e->elapsed_ms);
+	if (e->ended)
+		fprintf(f, "ended=%s\n", e->ended);
 	if (e->snapshot_no)
 		fprintf(f, "snapshot=%d\n", e->snapshot_no);
 	else if (e->snapshots)

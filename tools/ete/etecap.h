@@ -179,6 +179,7 @@ struct etecap {
 	pid_t child;		/* the traced command, or 0 */
 	int child_status;
 	long elapsed_ms;
+	const char *ended;	/* why the capture ended: etecap.txt ended= */
 	FILE *contexts;		/* contexts.txt: pid tgid comm */
 	int snapshot_no;	/* flight snapshot DIR.<n> being written, or 0 */
 	int snapshots;		/* flight snapshots written */

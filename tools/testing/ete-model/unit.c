@@ -8,6 +8,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/preempt.h>
 #include <asm/cputype.h>
 #include <asm/sysreg.h>
@@ -403,15 +404,27 @@ static u64 em_idr(const struct em_unit *u, u32 reg)
 	return u->prof->idr[8 + (reg - ETE_TRCIDR8) / 4];
 }
 
-static u64 em_dfr0(void)
+/*
+ * The CPUs whose ID_AA64DFR0_EL1 reports no TRBE (TraceBuffer 0), so that
+ * the driver's path for a CPU without one is tested: trbe.ko reads it when
+ * it probes a CPU, at its load and whenever the CPU comes online.
+ */
+static unsigned long em_no_trbe_cpus;
+module_param_named(no_trbe_cpus, em_no_trbe_cpus, ulong, 0644);
+MODULE_PARM_DESC(no_trbe_cpus,
+		 "CPUs whose ID_AA64DFR0_EL1 reports no TRBE (bit n: CPU n), read at each probe");
+
+static u64 em_dfr0(struct em_unit *u)
 {
 	u64 v = read_sysreg(id_aa64dfr0_el1);
+	bool trbe = u->cpu >= BITS_PER_LONG ||
+		    !(READ_ONCE(em_no_trbe_cpus) & BIT(u->cpu));
 
 	/* Report FEAT_ETE, FEAT_TRF and FEAT_TRBE, which QEMU does not */
 	v &= ~(GENMASK_ULL(7, 4) | GENMASK_ULL(47, 40));
 	return v | FIELD_PREP(GENMASK_ULL(7, 4), 1) |
 	       FIELD_PREP(GENMASK_ULL(43, 40), 1) |
-	       FIELD_PREP(GENMASK_ULL(47, 44), 1);
+	       FIELD_PREP(GENMASK_ULL(47, 44), trbe);
 }
 
 static u64 em_mgmt_value(struct em_unit *u, u32 reg)
@@ -483,7 +496,7 @@ static u64 em_value(struct em_unit *u, const struct ete_reg_desc *d, u32 reg,
 	case ETE_MIDR_EL1:
 		return em_unit_midr(u);
 	case ETE_ID_AA64DFR0_EL1:
-		return em_dfr0();
+		return em_dfr0(u);
 	case ETE_TRCCNTVR:
 		return em_cnt_value(u, (reg - ETE_TRCCNTVR) / 4, mmio);
 	default:

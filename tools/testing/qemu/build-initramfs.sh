@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Pack the VM's initramfs: busybox, /init, every module built in the repo,
-# the kselftest programs, and the manifest lists that say what to run.
+# the kselftest programs, the plan's shell step scripts (guest.d/), and the
+# manifest lists that say what to run.
 #
 # Usage: build-initramfs.sh OUT.cpio.gz BUILD_DIR MANIFEST_DIR [EXTRA_DIR]
 #   ETE_MODULES=DIR  take the modules from DIR (build-modules.sh's output
@@ -29,6 +30,9 @@ mods=${ETE_MODULES:-$top}
 find "$mods" -path "$top/build" -prune -o -name '*.ko' -print |
 	while read -r ko; do cp "$ko" "$root/lib/modules/ete/"; done
 cp "$build"/selftests/* "$root/tests/bin/" 2>/dev/null || true
+# The plan's longer shell steps, one script each (guest.d/NAME.sh, named
+# by their manifest line), and what they share (guest-lib.sh)
+install -m 0755 "$here"/guest.d/*.sh "$root/tests/bin/"
 mkdir -p "$root/usr/bin"
 cp "$build"/tools/* "$root/usr/bin/" 2>/dev/null || true
 cp "$manifests"/*.list "$root/tests/manifest.d/"

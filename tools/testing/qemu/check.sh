@@ -135,15 +135,37 @@ phase "user tools" make -s -C "$top/tools/ete" OUT="$build/tools"
 phase "host tools" make -s -C "$top/tools/ete" host OUT="$build/host-tools"
 
 # Host-side suites: each leaves a TAP file (and FILE.rc) and its --host
-# argument of rig_results.py in the file $suite_args.
+# argument of rig_results.py in the file $suite_args.  Each runs under
+# timeout(1) with a budget of RIG_SUITE_TIMEOUT seconds (default 1200; 600
+# more per kernel for the static checks), or RIG_SUITE_TIMEOUT_<suite> for
+# one (RIG_SUITE_TIMEOUT_e2e_decode=1800):
+# when it is spent the suite's whole process group is killed (TERM, then
+# KILL 30 s later) and FILE.timeout holds the budget, which rig_results.py
+# reports as the suite's failure.  timeout(1) puts the suite in a process
+# group of its own, which kill_bg does not reach: a TERM to this shell is
+# passed on to it.
 rm -rf "$build/host"
 mkdir -p "$build/host"
 host_suite() {
 	local name=$1
 	shift
-	local tap=$build/host/${name// /-}.tap
-	"$@" >"$tap" 2>&1
-	echo $? >"$tap.rc"
+	local tap=$build/host/${name// /-}.tap var=RIG_SUITE_TIMEOUT_${name%% *}
+	local budget=${RIG_SUITE_TIMEOUT:-1200} pid rc t0=$SECONDS
+	# the static checks build every module with sparse once per kernel
+	[ "$name" = static_checks ] && budget=$((budget + 600 * $(echo $kernels | wc -w)))
+	budget=${!var:-$budget}
+	rm -f "$tap.timeout"
+	timeout -k 30 "$budget" "$@" >"$tap" 2>&1 &
+	pid=$!
+	trap 'kill "$pid" 2>/dev/null; exit 143' TERM
+	wait "$pid"
+	rc=$?
+	trap - TERM
+	echo $rc >"$tap.rc"
+	# 124: timed out (TERM); 137: KILLed after the 30 s grace
+	if [ $rc = 124 ] || { [ $rc = 137 ] && [ $((SECONDS - t0)) -ge "$budget" ]; }; then
+		echo "$budget" >"$tap.timeout"
+	fi
 	printf '%s\n' --host "$name=$tap" >>"$suite_args"
 }
 host_tests() {

@@ -10,6 +10,8 @@
 #   -t   hard timeout in seconds (default 1200)
 # The console goes to OUTDIR/console.log; the VM writes results into OUTDIR
 # through virtio-9p.  Exit status: QEMU's, or 124 when the timeout fired.
+#   RIG_ENTRY_TIMEOUT=SECONDS  the time limit of each plan entry in the VM
+#                    (init; default 900)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,6 +44,7 @@ mkdir -p "$out"
 # a false report that also turns lockdep off for the rest of the run.
 # 6.12 annotates the legacy console path; 6.1 does not (compat.rst).
 append="console=ttyAMA0 loglevel=4 panic=-1 kunit.enable=1 ete_rig.subset=$subset ete_rig.volume=$volume"
+[ -n "${RIG_ENTRY_TIMEOUT:-}" ] && append="$append ete_rig.entry_timeout=$RIG_ENTRY_TIMEOUT"
 if [ "$acpi" = 1 ]; then
 	# Debian's AAVMF (EDK2) images are already padded to the 64 MiB pflash.
 	cp /usr/share/AAVMF/AAVMF_VARS.fd "$out/efivars.fd"

@@ -1,11 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Static checks as a TAP suite: checkpatch --strict on every C source and
-# header, and for each rig kernel (RIG_KERNELS, default "6.1 6.12") a
-# from-scratch build of every module with W=1 (which also runs kernel-doc)
-# and sparse (C=2) that must print no warning.
+# header (one case: it fails if checkpatch did not check every file, and
+# lists the findings of those that are not clean), no kernel version test
+# outside include/ete/compat.h (one case), and for each rig kernel
+# (RIG_KERNELS, default "6.1 6.12") a from-scratch build of every module
+# with W=1 (which also runs kernel-doc) and sparse (C=2) that must print no
+# warning.
 #
 # Usage: static-checks.sh BUILD_DIR [checkpatch|build]
+#   CHECKPATCH=PATH  another checkpatch.pl (default: the first kernel's)
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,60 +21,87 @@ ksrc=$build/linux-source-${kernels%% *}
 cd "$top" || exit 1
 
 files=$(git ls-files -co --exclude-standard -- '*.c' '*.h' | LC_ALL=C sort)
-n=0
+nfiles=$(echo "$files" | grep -c .)
+checkpatch=${CHECKPATCH:-$ksrc/scripts/checkpatch.pl}
+. "$here/lib/tap.sh"
 plan=0
-[ "$only" != build ] && plan=$(echo "$files" | grep -c .)
+# checkpatch, and the kernel version tests
+[ "$only" != build ] && plan=2
 # a build per kernel, and the layer check of ete.ko and trbe.ko
 [ "$only" != checkpatch ] && plan=$((plan + $(echo $kernels | wc -w) + 2))
-echo "TAP version 13"
-echo "1..$plan"
+tap_plan "$plan"
 
-# check_one FILE: checkpatch's findings for FILE, and any kernel version
-# test or header probe outside the compat header; nothing when clean
-check_one() {
-	local f=$1 out
-	out=$("$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse \
-		--show-types -f "$f" 2>&1 |
-		grep -E ':[0-9]+: (ERROR|WARNING|CHECK):')
-	# The compat header alone may test LINUX_VERSION_CODE or probe
-	# the kernel's headers (Documentation/compat.rst).
-	if [ "$f" = include/ete/compat.h ]; then
-		out=$(echo "$out" | grep -v LINUX_VERSION_CODE)
-	else
-		out+=$'\n'$(grep -nE '__has_include|LINUX_VERSION_CODE|KERNEL_VERSION\(' "$f" |
-			sed "s|^|$f:|; s|\$| (a kernel difference outside include/ete/compat.h)|")
-	fi
-	echo "$out" | grep .
+# checkpatch_one FILE OUT: checkpatch's whole output for FILE in OUT, its
+# exit status in OUT.rc.  Not --terse: that prints nothing at all for a
+# clean file, so a checkpatch that never ran would look clean; the full
+# report ends each file with "total: ... N lines checked".
+checkpatch_one() {
+	"$checkpatch" --strict --no-tree --show-types --emacs -f "$1" >"$2" 2>&1
+	echo $? >"$2.rc"
 }
 jobs=$(nproc)
 
 if [ "$only" != build ]; then
-	# checkpatch is one perl process per file: run one per core, then
-	# report in file order.
+	# checkpatch is one perl process per file: run one per core
 	results=$(mktemp -d)
-	export -f check_one
-	export ksrc
+	export -f checkpatch_one
+	export checkpatch
 	i=0
 	for f in $files; do
 		i=$((i + 1))
 		printf '%s\0%s\0' "$f" "$results/$i"
-	done | xargs -0 -n 2 -P "$jobs" bash -c 'check_one "$0" >"$1"; true'
+	done | xargs -0 -n 2 -P "$jobs" bash -c 'checkpatch_one "$0" "$1"'
+	# Each file: checkpatch exited 0 (clean) or 1 (findings) and said how
+	# many lines it checked; anything else means it did not check it
+	i=0 ran=0 notrun= found= nfound=0
 	for f in $files; do
-		n=$((n + 1))
-		if [ ! -s "$results/$n" ]; then
-			echo "ok $n checkpatch $f"
+		i=$((i + 1))
+		rc=$(cat "$results/$i.rc" 2>/dev/null)
+		if { [ "$rc" = 0 ] || [ "$rc" = 1 ]; } &&
+		   grep -Eq '^total: [0-9]+ errors, [0-9]+ warnings, [0-9]+ checks, [1-9][0-9]* lines checked$' "$results/$i"; then
+			ran=$((ran + 1))
 		else
-			echo "not ok $n checkpatch $f"
-			sed 's/^/# /' "$results/$n"
+			notrun+="$f: exit ${rc:-none}: $(grep . "$results/$i" 2>/dev/null | head -2 | tr '\n' ' ')"$'\n'
+			continue
+		fi
+		out=$(grep -E '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK):' "$results/$i")
+		# The compat header alone may test LINUX_VERSION_CODE
+		# (Documentation/compat.rst)
+		[ "$f" = include/ete/compat.h ] && out=$(echo "$out" | grep -v LINUX_VERSION_CODE)
+		if [ -n "$out" ]; then
+			nfound=$((nfound + 1))
+			found+="$out"$'\n'
 		fi
 	done
+	if [ "$ran" != "$nfiles" ] || [ "$nfiles" = 0 ]; then
+		tap 1 "checkpatch --strict checked $ran of $nfiles C files and headers ($checkpatch)" \
+			"$(printf '%s' "$notrun" | head -20)"$'\n'"$(printf '%s' "$found" | head -40)"
+	elif [ "$nfound" != 0 ]; then
+		tap 1 "checkpatch --strict: findings in $nfound of $nfiles files" "$found"
+	else
+		tap 0 "checkpatch --strict: $nfiles C files and headers checked, every one clean"
+	fi
 	rm -rf "$results"
+
+	# Every kernel version test and header probe lives in the compat header
+	# (Documentation/compat.rst); grep exits 2 when it cannot read a file
+	others=$(echo "$files" | grep -vx include/ete/compat.h)
+	# shellcheck disable=SC2086 # one word per file
+	out=$(grep -nE '__has_include|LINUX_VERSION_CODE|KERNEL_VERSION\(' $others 2>&1)
+	rc=$?
+	if [ "$rc" = 1 ]; then
+		tap 0 "no kernel version test outside include/ete/compat.h ($(echo "$others" | grep -c .) files read)"
+	elif [ "$rc" = 0 ]; then
+		tap 1 "no kernel version test outside include/ete/compat.h" \
+			"$(echo "$out" | sed 's/$/ (a kernel difference outside include\/ete\/compat.h)/')"
+	else
+		tap 1 "no kernel version test outside include/ete/compat.h: grep failed (exit $rc)" "$out"
+	fi
 fi
 
 if [ "$only" != checkpatch ]; then
 	scratch=$build/static-build
 	for k in $kernels; do
-		n=$((n + 1))
 		rm -rf "$scratch"
 		mkdir -p "$scratch"
 		git ls-files -co --exclude-standard | grep -v '^build/' |
@@ -79,25 +110,18 @@ if [ "$only" != checkpatch ]; then
 			CROSS_COMPILE=aarch64-linux-gnu- ETE_TESTS=y W=1 C=2 -j"$jobs" modules 2>&1)
 		rc=$?
 		warnings=$(echo "$log" | grep -E 'warning|error|: note:' | grep -v '^make')
-		if [ "$rc" = 0 ] && [ -z "$warnings" ]; then
-			echo "ok $n $k: W=1 C=2 (sparse) build of every module is warning-free"
-		else
-			echo "not ok $n $k: W=1 C=2 (sparse) build of every module (exit $rc)"
-			echo "$warnings" | head -40 | sed 's/^/# /'
-		fi
+		[ "$rc" = 0 ] && [ -z "$warnings" ]
+		tap $? "$k: W=1 C=2 (sparse) build of every module is warning-free (exit $rc)" \
+			"$warnings"
 		[ "$k" = "${kernels%% *}" ] || continue
 		# Calls between a module's files go down its layers (the
 		# objects of the first kernel's build; Documentation/testing.rst)
 		for mod in ete trbe; do
-			n=$((n + 1))
-			if out=$(python3 "$top/tools/testing/layers/check_layers.py" \
+			out=$(python3 "$top/tools/testing/layers/check_layers.py" \
 				--nm aarch64-linux-gnu-nm "$top/$mod/layers" \
-				"$scratch/$mod" 2>&1); then
-				echo "ok $n layers of $mod.ko: $(echo "$out" | tail -n1 | sed 's/^# //')"
-			else
-				echo "not ok $n layers of $mod.ko"
-				echo "$out" | grep -E '^# |^[a-z]' | grep -v '^ok ' | sed 's/^/# /'
-			fi
+				"$scratch/$mod" 2>&1)
+			tap $? "layers of $mod.ko: $(echo "$out" | tail -n1 | sed 's/^# //')" \
+				"$(echo "$out" | grep -E '^# |^[a-z]' | grep -v '^ok ')"
 		done
 	done
 	rm -rf "$scratch"

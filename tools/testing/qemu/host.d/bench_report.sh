@@ -18,20 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../.." && pwd)
 bench=$top/tools/testing/bench
 work=$build/bench-report
-n=0
-results=()
-
-tap() { # STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then results+=("ok $n $2"); else results+=("not ok $n $2"); fi
-}
-
-diag() {
-	local line
-	while IFS= read -r line; do
-		[ -n "$line" ] && results+=("# $line")
-	done <<<"$1"
-}
+. "$here/../lib/tap.sh"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -85,11 +72,4 @@ out=$(python3 "$bench/report.py" --log "$work/missing.log" --out "$work/sixth.ts
 grep -q '^idle_flushes_per_s .*NOT MEASURED' <<<"$out" && ! grep -q '^every target met' <<<"$out"
 tap $? "a target's figure missing: NOT MEASURED, and not every target met"
 diag "$(grep -A12 '^3\. Targets' <<<"$out")"
-
-finish() {
-	echo "TAP version 13"
-	echo "1..$n"
-	printf '%s\n' "${results[@]}"
-	exit 0
-}
 finish

@@ -23,25 +23,7 @@ build=$(realpath -m "${1:?usage: $0 BUILD_DIR}")
 kernels=${RIG_KERNELS:-6.1 6.12}
 version=$(cat "$top/VERSION")
 work=$build/dkms
-n=0
-results=()
-
-tap() { # STATUS DESCRIPTION [DIAGNOSTICS]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		results+=("ok $n $2")
-	else
-		results+=("not ok $n $2")
-		[ -n "${3:-}" ] && while IFS= read -r l; do results+=("# $l"); done < <(echo "$3" | head -30)
-	fi
-}
-
-finish() {
-	echo "TAP version 13"
-	echo "1..$n"
-	printf '%s\n' "${results[@]}"
-	exit 0
-}
+. "$here/lib/tap.sh"
 
 # conf_value KEY: KEY's value in dkms.conf, quotes removed
 conf_value() {

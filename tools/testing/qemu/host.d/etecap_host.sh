@@ -22,10 +22,8 @@ if ! gcc -O1 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
 	-o "$out" "$src/tests/etecap_host_test.c" "$src/etecap-opts.c" \
 	"$src/etecap-mem.c" "$src/etecap-gaps.c" "$src/perfdata.c" \
 	2>"$out.log"; then
-	echo "TAP version 13"
-	echo "1..1"
-	echo "not ok 1 etecap_host_test builds"
-	sed 's/^/# /' "$out.log"
-	exit 1
+	. "$here/../lib/tap.sh"
+	tap 1 "etecap_host_test builds" "$(cat "$out.log")"
+	finish
 fi
 ETE_DECODE=$build/host-tools/ete-decode exec "$out"

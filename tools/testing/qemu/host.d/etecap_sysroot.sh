@@ -20,15 +20,8 @@ out=$build/host/etecap_sysroot
 rm -rf "$out"
 mkdir -p "$out"
 
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"
-	[ $# -gt 1 ] && printf '%s\n' "$2" | head -20 | cut -c1-400 | sed 's/^/# /'
-	return 0
-}
+. "$here/../lib/tap.sh"
 
-echo "TAP version 13"
 cflags=(-O1 -g -Wall -Wextra -D_GNU_SOURCE -I"$top/include/uapi")
 if ! gcc "${cflags[@]}" -o "$out/fake_sysroot" "$src/tests/fake_sysroot.c" \
 		2>"$out/build.log" ||
@@ -39,9 +32,8 @@ if ! gcc "${cflags[@]}" -o "$out/fake_sysroot" "$src/tests/fake_sysroot.c" \
 		"$src"/etecap-sysfs.c "$src"/etecap-capture.c "$src"/etecap-mem.c \
 		"$src"/etecap-snapshot.c "$src"/etecap-gaps.c "$src"/perfdata.c \
 		2>>"$out/build.log"; then
-	echo "1..1"
-	not_ok "etecap and the fake tree build for the host" "$(cat "$out/build.log")"
-	exit 1
+	tap 1 "etecap and the fake tree build for the host" "$(cat "$out/build.log")"
+	finish
 fi
 
 online=0-99,101-199,201-255
@@ -85,35 +77,38 @@ data_tail() {
 fake
 snap=$out/all
 if ! run -o "$snap"; then
-	not_ok "no -c: every online CPU of 256 with holes" "$(cat "$out/run.log")"
+	tap 1 "no -c: every online CPU of 256 with holes" "$(cat "$out/run.log")"
 elif [ "$(cpus_of "$snap")" != "$expect" ]; then
-	not_ok "no -c: every online CPU of 256 with holes" \
+	tap 1 "no -c: every online CPU of 256 with holes" \
 		"trace files for: $(cpus_of "$snap" | tr '\n' ' ')"
 else
-	ok "no -c: every online CPU of 256 with holes (254 trace files, not 100 or 200)"
+	tap 0 "no -c: every online CPU of 256 with holes (254 trace files, not 100 or 200)"
 fi
 [ "$(ioctl_cpus start)" = "$expect" ] && [ "$(ioctl_cpus stop)" = "$expect" ] &&
-	ok "started and stopped each online CPU once" ||
-	not_ok "started and stopped each online CPU once" \
+	tap 0 "started and stopped each online CPU once" ||
+	tap 1 "started and stopped each online CPU once" \
 		"start: $(ioctl_cpus start | wc -l), stop: $(ioctl_cpus stop | wc -l)"
 bad=""
 for c in $expect; do
 	cmp -s <(published "$c") "$snap/trace_cpu$c.bin" || bad="$bad $c"
 	[ "$(data_tail "$c")" = $((64 + c)) ] || bad="$bad tail$c"
 done
-[ -z "$bad" ] && ok "each CPU's trace file holds exactly its published bytes, data_tail released" ||
-	not_ok "each CPU's trace file holds exactly its published bytes" "wrong:$(echo $bad | cut -d" " -f1-12)"
+[ -z "$bad" ] && tap 0 "each CPU's trace file holds exactly its published bytes, data_tail released" ||
+	tap 1 "each CPU's trace file holds exactly its published bytes" "wrong:$(echo $bad | cut -d" " -f1-12)"
 devs=$(grep -c '^device[0-9]*=ETE_' "$snap/snapshot.ini")
 [ "$devs" = 254 ] && ! grep -q 'ETE_100\|ETE_200' "$snap/snapshot.ini" &&
-	ok "snapshot.ini lists the 254 trace units" ||
-	not_ok "snapshot.ini lists the 254 trace units" "$devs ETE devices"
+	tap 0 "snapshot.ini lists the 254 trace units" ||
+	tap 1 "snapshot.ini lists the 254 trace units" "$devs ETE devices"
 cfg=""
 for c in 0 99 101 255; do
 	[ "$(cat "$root/sys/class/ete/ete$c/reset")" = 1 ] || cfg="$cfg reset$c"
 	[ -n "$(cat "$root/sys/class/ete/ete$c/el_ns")" ] || cfg="$cfg el_ns$c"
 done
-[ -z "$cfg" ] && ok "configured units 0, 99, 101 and 255 (reset, el_ns written)" ||
-	not_ok "configured units 0, 99, 101 and 255" "not written:$cfg"
+[ -z "$cfg" ] && tap 0 "configured units 0, 99, 101 and 255 (reset, el_ns written)" ||
+	tap 1 "configured units 0, 99, 101 and 255" "not written:$cfg"
+# etecap.txt says why the capture ended: -t 100ms passed
+grep -qx 'ended=duration' "$snap/etecap.txt"
+tap $? "etecap.txt: ended=duration (-t)" "$(cat "$snap/etecap.txt" 2>&1 | head -5)"
 
 # 2: a sparse -c
 fake
@@ -121,35 +116,35 @@ if run -c 1,3,255 -o "$out/sparse" && [ "$(cpus_of "$out/sparse" | tr '\n' ,)" =
    [ "$(ioctl_cpus start | tr '\n' ,)" = 1,3,255, ] &&
    [ -z "$(cat "$root/sys/class/ete/ete2/reset")" ] &&
    [ "$(cat "$root/sys/class/ete/ete3/reset")" = 1 ]; then
-	ok "-c 1,3,255: those CPUs only, the others untouched"
+	tap 0 "-c 1,3,255: those CPUs only, the others untouched"
 else
-	not_ok "-c 1,3,255: those CPUs only" \
+	tap 1 "-c 1,3,255: those CPUs only" \
 		"$(cat "$out/run.log"; echo "files: $(cpus_of "$out/sparse" | tr '\n' ' ')"; echo "started: $(ioctl_cpus start | tr '\n' ' ')")"
 fi
 
 # 3: an offline CPU asked for
 fake
 if run -c 7,100 -o "$out/offline"; then
-	not_ok "-c naming offline CPU 100 is refused" "etecap returned 0"
+	tap 1 "-c naming offline CPU 100 is refused" "etecap returned 0"
 elif grep -q 'cpu100' "$out/run.log" && [ ! -e "$out/offline" ] && [ ! -e "$out/ioctl.log" ]; then
-	ok "-c naming offline CPU 100 is refused, naming it, nothing started or written"
+	tap 0 "-c naming offline CPU 100 is refused, naming it, nothing started or written"
 else
-	not_ok "-c naming offline CPU 100 is refused, naming it" "$(cat "$out/run.log")"
+	tap 1 "-c naming offline CPU 100 is refused, naming it" "$(cat "$out/run.log")"
 fi
 
 # 4: an online CPU with no trace unit; the earlier snapshot stays as it was
 fake 77
 before=$(cd "$snap" && find . -type f | sort | xargs sha256sum | sha256sum)
 if run -o "$snap"; then
-	not_ok "CPU 77 without a trace unit: refused" "etecap returned 0"
+	tap 1 "CPU 77 without a trace unit: refused" "etecap returned 0"
 else
 	after=$(cd "$snap" && find . -type f | sort | xargs sha256sum | sha256sum)
 	if grep -q 'cpu77 has no trace unit' "$out/run.log" &&
 	   grep -q 'modprobe ete' "$out/run.log" &&
 	   [ "$before" = "$after" ] && [ ! -e "$snap.tmp" ] && [ ! -e "$out/ioctl.log" ]; then
-		ok "CPU 77 without a trace unit: refused with what to do, the old snapshot intact"
+		tap 0 "CPU 77 without a trace unit: refused with what to do, the old snapshot intact"
 	else
-		not_ok "CPU 77 without a trace unit: refused with what to do, the old snapshot intact" \
+		tap 1 "CPU 77 without a trace unit: refused with what to do, the old snapshot intact" \
 			"$(cat "$out/run.log"; [ "$before" = "$after" ] || echo "snapshot changed"; ls -d "$snap".* 2>/dev/null)"
 	fi
 fi
@@ -158,21 +153,21 @@ fi
 fake
 rm -f "$root/dev/trbe150"
 if run -o "$out/nodev"; then
-	not_ok "CPU 150 without /dev/trbe150: refused" "etecap returned 0"
+	tap 1 "CPU 150 without /dev/trbe150: refused" "etecap returned 0"
 elif grep -q 'cpu150 has no trace buffer' "$out/run.log" && grep -q 'modprobe trbe' "$out/run.log" &&
      [ ! -e "$out/nodev" ]; then
-	ok "CPU 150 without /dev/trbe150: refused, saying to load trbe.ko"
+	tap 0 "CPU 150 without /dev/trbe150: refused, saying to load trbe.ko"
 else
-	not_ok "CPU 150 without /dev/trbe150: refused, saying to load trbe.ko" "$(cat "$out/run.log")"
+	tap 1 "CPU 150 without /dev/trbe150: refused, saying to load trbe.ko" "$(cat "$out/run.log")"
 fi
 
 # 6: a second complete run replaces the snapshot and keeps the first as DIR.old
 fake
 if run -c 5 -o "$snap" && [ "$(cpus_of "$snap")" = 5 ] &&
    [ "$(cpus_of "$snap.old" | wc -l)" = 254 ]; then
-	ok "a complete run replaces DIR and keeps the previous snapshot as DIR.old"
+	tap 0 "a complete run replaces DIR and keeps the previous snapshot as DIR.old"
 else
-	not_ok "a complete run replaces DIR and keeps the previous snapshot as DIR.old" \
+	tap 1 "a complete run replaces DIR and keeps the previous snapshot as DIR.old" \
 		"$(cat "$out/run.log"; ls -d "$snap"*)"
 fi
 
@@ -190,9 +185,9 @@ if run -c 1,3,255 -o "$deep/snap" && [ "$(cpus_of "$deep/snap" | tr '\n' ,)" = 1
    cmp -s <(published 255) "$deep/snap/trace_cpu255.bin" &&
    [ "$(cat "$root/sys/class/ete/ete255/reset")" = 1 ] &&
    [ "$(grep -c '^device[0-9]*=ETE_' "$deep/snap/snapshot.ini")" = 3 ]; then
-	ok "a tree and a snapshot ${#deep} characters deep: traced, written and listed"
+	tap 0 "a tree and a snapshot ${#deep} characters deep: traced, written and listed"
 else
-	not_ok "a tree and a snapshot ${#deep} characters deep" \
+	tap 1 "a tree and a snapshot ${#deep} characters deep" \
 		"$(cat "$out/run.log"; echo "files: $(cpus_of "$deep/snap" 2>/dev/null | tr '\n' ' ')")"
 fi
 
@@ -200,15 +195,14 @@ fi
 fake
 toolong=$deep/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/snap
 if run -c 1 -o "$toolong"; then
-	not_ok "-o longer than PATH_MAX: refused" "etecap returned 0"
+	tap 1 "-o longer than PATH_MAX: refused" "etecap returned 0"
 elif grep -q 'File name too long' "$out/run.log" && [ ! -e "$out/ioctl.log" ] &&
      [ ! -e "$deep/$seg" ]; then
-	ok "-o of ${#toolong} characters: refused (File name too long), nothing started or made"
+	tap 0 "-o of ${#toolong} characters: refused (File name too long), nothing started or made"
 else
-	not_ok "-o longer than PATH_MAX: refused, nothing started or made" \
+	tap 1 "-o longer than PATH_MAX: refused, nothing started or made" \
 		"$(cat "$out/run.log"; ls "$deep")"
 fi
 root=$saved_root
 
-echo "1..$n"
-[ "$failed" = 0 ]
+finish

@@ -22,25 +22,7 @@ k=${kernels%% *}
 kdir=$build/kernel-$k
 version=$(cat "$top/VERSION")
 work=$build/install-test
-n=0
-results=()
-
-tap() { # STATUS DESCRIPTION [DIAGNOSTICS]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		results+=("ok $n $2")
-	else
-		results+=("not ok $n $2")
-		[ -n "${3:-}" ] && while IFS= read -r l; do results+=("# $l"); done < <(echo "$3" | head -30)
-	fi
-}
-
-finish() {
-	echo "TAP version 13"
-	echo "1..$n"
-	printf '%s\n' "${results[@]}"
-	exit 0
-}
+. "$here/lib/tap.sh"
 
 if [ ! -f "$kdir/Module.symvers" ]; then
 	tap 1 "$k: the rig kernel is built ($kdir/Module.symvers)"

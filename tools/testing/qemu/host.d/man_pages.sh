@@ -22,27 +22,7 @@ top=$(cd "$here/../../../.." && pwd)
 man=$top/Documentation/man
 version=$(cat "$top/VERSION")
 work=$build/man-pages
-n=0
-results=()
-
-tap() { # STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then results+=("ok $n $2"); else results+=("not ok $n $2"); fi
-}
-
-diag() {
-	local line
-	while IFS= read -r line; do
-		[ -n "$line" ] && results+=("# $line")
-	done <<<"$1"
-}
-
-finish() {
-	echo "TAP version 13"
-	echo "1..$n"
-	printf '%s\n' "${results[@]}"
-	exit 0
-}
+. "$here/../lib/tap.sh"
 
 # warnings PAGE: what man and groff say while formatting PAGE (nothing
 # when it is clean); the status of man

@@ -20,25 +20,14 @@ top=$(cd "$here/../../.." && pwd)
 build=$(realpath -m "${1:?usage: $0 BUILD_DIR}")
 kernels=${RIG_KERNELS:-6.1 6.12}
 cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
-n=0
-
-tap() { # STATUS DESCRIPTION [DIAGNOSTICS]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		[ -n "${3:-}" ] && echo "$3" | head -30 | sed 's/^/# /'
-	fi
-}
+. "$here/lib/tap.sh"
 
 targets=()
 for k in $kernels; do
 	targets+=("$k:arm64")
 	[ "$k" = 6.12 ] && targets+=("$k:rt-arm64")
 done
-echo "TAP version 13"
-echo "1..$((3 * ${#targets[@]}))"
+tap_plan $((3 * ${#targets[@]}))
 
 # The rig's own view of Debian's archive (rig-apt.sh): the arm64 headers
 # are found and unpacked the same way on a Debian 12 or 13 host, with no

@@ -22,32 +22,7 @@ top=$(cd "$here/../../../.." && pwd)
 checker=$top/tools/testing/spec/check_coverage.py
 table=$top/Documentation/spec-coverage.tsv
 work=$build/spec-coverage
-n=0
-results=()
-
-tap() { # STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then results+=("ok $n $2"); else results+=("not ok $n $2"); fi
-}
-
-skip() { # DESCRIPTION WHY
-	n=$((n + 1))
-	results+=("ok $n $1 # SKIP $2")
-}
-
-diag() {
-	local line
-	while IFS= read -r line; do
-		[ -n "$line" ] && results+=("# $line")
-	done <<<"$1"
-}
-
-finish() {
-	echo "TAP version 13"
-	echo "1..$n"
-	printf '%s\n' "${results[@]}"
-	exit 0
-}
+. "$here/../lib/tap.sh"
 
 if ! command -v python3 >/dev/null; then
 	tap 1 "python3 is installed (host-packages.txt)"

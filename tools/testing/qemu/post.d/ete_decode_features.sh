@@ -24,43 +24,13 @@ top=$(cd "$here/../../.." && pwd)
 build=${1:?usage: $0 BUILD_DIR RUN...}
 build=$(cd "$build" && pwd) || exit 1
 shift
-run=
-for r in "$@"; do
-	[ "${r##*/}" = el1 ] && run=$build/runs/$r && break
-done
-[ -n "$run" ] || run=$build/runs/el1
+. "$here/lib/tap.sh"
+run=$(el1_run "$build" "$@")
 snap=$run/e2e/all_els/snapshot
 stamps=$run/e2e/timestamps/snapshot
-n=0
-results=()
 
-tap() { # STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then results+=("ok $n $2"); else results+=("not ok $n $2"); fi
-}
-
-diag() {
-	local line
-	while IFS= read -r line; do
-		[ -n "$line" ] && results+=("# $line")
-	done <<<"$1"
-}
-
-finish() {
-	echo "TAP version 13"
-	echo "1..$n"
-	printf '%s\n' "${results[@]}"
-	exit 0
-}
-
-echo_skip() {
-	echo "TAP version 13"
-	echo "1..0 # SKIP $1"
-	exit 0
-}
-
-[ -s "$snap/trace_cpu0.bin" ] || echo_skip "no all_els capture in $snap (the VM's EL1 run makes it)"
-command -v python3 >/dev/null || echo_skip "python3 is not installed"
+[ -s "$snap/trace_cpu0.bin" ] || skip_all "no all_els capture in $snap (the VM's EL1 run makes it)"
+command -v python3 >/dev/null || skip_all "python3 is not installed"
 decode=${ETE_DECODE:-$build/host-tools/ete-decode}
 if [ -z "${ETE_DECODE:-}" ] &&
    ! make -s -C "$top/tools/ete" host OUT="$build/host-tools" >"$build/host-tools-features.log" 2>&1; then

@@ -21,22 +21,7 @@ shift
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../.." && pwd)
 version=$(cat "$top/VERSION")
-bad_re='OCSD_ERR|I_RESERVED|I_BAD_SEQUENCE|I_INCOMPLETE_EOT|I_NOTSYNC|UNKNOWN|Unknown|Error|Failed'
-n=0
-results=()
-
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then results+=("ok $n $2"); else results+=("not ok $n $2"); fi
-}
-
-# diag TEXT: the "# " lines of TEXT under the last test line
-diag() {
-	local line
-	while IFS= read -r line; do
-		[[ $line == "# "* ]] && results+=("$line")
-	done <<<"$1"
-}
+. "$here/../lib/tap.sh"
 
 # buffers DIR: "name file" for each buffer of trace.ini
 buffers() {
@@ -44,16 +29,10 @@ buffers() {
 		b && $1 == "name" { name = $2 } b && $1 == "file" { print name, $2 }' "$1/trace.ini"
 }
 
-# listed_clean DIR BUFFER FILE [ARGS]: trc_pkt_lister reads the whole buffer
-# with no error; its output is in DIR/list_BUFFER.txt
+# listed_clean DIR BUFFER FILE: trc_pkt_lister reads the whole buffer with
+# no error (lib/tap.sh); its output is in DIR/list_BUFFER.txt
 listed_clean() {
-	local dir=$1 buf=$2 file=$3 out=$1/list_$2.txt size
-	shift 3
-	size=$(stat -c %s "$dir/$file")
-	(cd "$dir" && trc_pkt_lister -ss_dir "$dir" -src_name "$buf" -logstdout "$@" >"$out" 2>&1) ||
-		return 1
-	grep -Eq "$bad_re" "$out" && return 1
-	grep -q "Trace buffer done, processed $size bytes" "$out"
+	lister_clean "$1" "$2" "$(stat -c %s "$1/$3")" "$1/list_$2.txt"
 }
 
 # decode_loads DIR BUFFER: with -decode, every memory image is accepted
@@ -140,12 +119,7 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-if ! command -v trc_pkt_lister >/dev/null; then
-	echo "TAP version 13"
-	echo "1..1"
-	echo "ok 1 # SKIP trc_pkt_lister (libopencsd-bin) not installed"
-	exit 0
-fi
+command -v trc_pkt_lister >/dev/null || skip_all "trc_pkt_lister (libopencsd-bin) not installed"
 
 first=
 for run in "$@"; do
@@ -155,7 +129,7 @@ for run in "$@"; do
 		if [ "${run##*/}" = el1 ]; then
 			tap 1 "$run: the VM left etecap snapshots"
 		else
-			tap 0 "$run: no etecap snapshots # SKIP etecap_test runs in the whole suite only"
+			skip "$run: no etecap snapshots" "etecap_test runs in the whole suite only"
 		fi
 		continue
 	fi
@@ -169,15 +143,15 @@ for run in "$@"; do
 		while read -r buf file; do
 			listed_clean "$snap" "$buf" "$file"
 			rc=$?
-			tap $rc "$name: trc_pkt_lister -ss_dir lists $buf ($(stat -c %s "$snap/$file") bytes) with no errors"
-			[ $rc = 0 ] || grep -Em3 "$bad_re" "$snap/list_$buf.txt" | sed 's/^/# /' >&2
+			tap $rc "$name: trc_pkt_lister -ss_dir lists $buf ($(stat -c %s "$snap/$file") bytes) with no errors" \
+				"$(lister_errors "$snap/list_$buf.txt")"
 		done < <(buffers "$snap")
 		buf=$(buffers "$snap" | awk 'NR == 1 { print $1 }')
 		decode_loads "$snap" "$buf"
 		tap $? "$name: -decode loads the $(grep -c '^saved' "$snap/memory.txt" 2>/dev/null) memory image(s)"
 		msg=$(machine_ok "$snap" "$(boot_log "$build/runs/$run")" "$version" "$here/../manifest.d")
 		tap $? "$name: machine.txt: ${msg%%$'\n'*}"
-		diag "$msg"
+		diag "$(grep '^# ' <<<"$msg")"
 	done
 done
 
@@ -262,7 +236,4 @@ if [ -n "$first" ] && [ -s "$first/machine.txt" ]; then
 else
 	tap 1 "self-test: a machine.txt with another version is refused (no machine.txt)"
 fi
-
-echo "TAP version 13"
-echo "1..$n"
-printf '%s\n' "${results[@]}"
+finish

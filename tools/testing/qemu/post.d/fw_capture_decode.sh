@@ -13,22 +13,10 @@ build=${1:?usage: $0 BUILD_DIR RUN...}
 shift
 runs=("$@")
 want_kinds="I_ASYNC I_TRACE_INFO I_TRACE_ON I_ADDR_L_64IS0 I_ATOM_F1"
-bad_re='OCSD_ERR|I_RESERVED|I_BAD_SEQUENCE|I_INCOMPLETE_EOT|I_NOTSYNC|UNKNOWN|Unknown'
-n=0
+. "$(dirname "$0")/../lib/tap.sh"
 
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
-}
-
-echo "TAP version 13"
-echo "1..$((2 * ${#runs[@]}))"
-if ! command -v trc_pkt_lister >/dev/null; then
-	for i in $(seq $((2 * ${#runs[@]}))); do
-		echo "ok $i # SKIP trc_pkt_lister (libopencsd-bin) not installed"
-	done
-	exit 0
-fi
+command -v trc_pkt_lister >/dev/null || skip_all "trc_pkt_lister (libopencsd-bin) not installed"
+tap_plan $((2 * ${#runs[@]}))
 
 for run in "${runs[@]}"; do
 	dir=$build/runs/$run/fw_capture
@@ -40,16 +28,13 @@ for run in "${runs[@]}"; do
 		continue
 	fi
 	tap 0 "$run: the VM left a capture through /dev/trbe0 ($(stat -c %s "$bin") bytes)"
-	(cd "$snap" && trc_pkt_lister -ss_dir "$snap" -src_name ETB_0 -logstdout >list.txt 2>&1)
+	lister_clean "$snap" ETB_0 "$(stat -c %s "$bin")" "$snap/list.txt"
 	rc=$?
-	grep -Eq "$bad_re" "$snap/list.txt" && rc=1
-	grep -q "Trace buffer done, processed $(stat -c %s "$snap/trace_cpu0.bin") bytes" \
-		"$snap/list.txt" || rc=1
 	missing=
 	for k in $want_kinds; do
 		grep -q "	$k :" "$snap/list.txt" || missing="$missing $k"
 	done
 	[ -z "$missing" ] || rc=1
-	tap $rc "$run: trc_pkt_lister decodes it with no error${missing:+ (missing:$missing)}"
-	[ $rc = 0 ] || grep -E "$bad_re" "$snap/list.txt" | head -5 | sed 's/^/# /'
+	tap $rc "$run: trc_pkt_lister decodes it with no error${missing:+ (missing:$missing)}" \
+		"$(lister_errors "$snap/list.txt")"
 done

@@ -14,37 +14,21 @@ build=${1:?usage: $0 BUILD_DIR RUN...}
 shift
 runs=("$@")
 want_kinds="I_ASYNC I_TRACE_INFO I_TRACE_ON I_CTXT I_ADDR_L_64IS0 I_ATOM_F1 I_TIMESTAMP"
-bad_re='OCSD_ERR|I_RESERVED|I_BAD_SEQUENCE|I_INCOMPLETE_EOT|I_NOTSYNC|UNKNOWN|Unknown'
-n=0
-
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
-}
+. "$(dirname "$0")/../lib/tap.sh"
 
 # snapshot DIR BIN INI: an OpenCSD snapshot of the model's capture (cpu 0)
 snapshot() {
 	"$(dirname "$0")/../ocsd-snapshot.sh" "$1" "$2" "$3" 0
 }
 
-# lister DIR: list the snapshot, output in DIR/list.txt; 0 if it is clean
-lister_clean() {
-	local dir=$1 size
-	size=$(stat -c %s "$dir"/trace_cpu*.bin)
-	(cd "$dir" && trc_pkt_lister -ss_dir "$dir" -logstdout >list.txt 2>&1) || return 1
-	grep -Eq "$bad_re" "$dir/list.txt" && return 1
-	grep -q "Trace buffer done, processed $size bytes" "$dir/list.txt"
+# listed_clean DIR: the snapshot's one buffer listed clean (lib/tap.sh),
+# the listing in DIR/list.txt
+listed_clean() {
+	lister_clean "$1" "" "$(stat -c %s "$1"/trace_cpu*.bin)" "$1/list.txt"
 }
 
-echo "TAP version 13"
-echo "1..$((1 + 4 * ${#runs[@]}))"
-
-if ! command -v trc_pkt_lister >/dev/null; then
-	for i in $(seq $((1 + 4 * ${#runs[@]}))); do
-		echo "ok $i # SKIP trc_pkt_lister (libopencsd-bin) not installed"
-	done
-	exit 0
-fi
+command -v trc_pkt_lister >/dev/null || skip_all "trc_pkt_lister (libopencsd-bin) not installed"
+tap_plan $((1 + 4 * ${#runs[@]}))
 
 for run in "${runs[@]}"; do
 	dir=$build/runs/$run
@@ -60,10 +44,9 @@ for run in "${runs[@]}"; do
 		continue
 	fi
 	snapshot "$snap" "$bin" "$ini"
-	lister_clean "$snap"
-	rc=$?
-	tap $rc "$run: trc_pkt_lister lists $(stat -c %s "$bin") bytes with no errors or unknown packets"
-	[ $rc = 0 ] || grep -E "$bad_re" "$snap/list.txt" | head -5 | sed 's/^/# /'
+	listed_clean "$snap"
+	tap $? "$run: trc_pkt_lister lists $(stat -c %s "$bin") bytes with no errors or unknown packets" \
+		"$(lister_errors "$snap/list.txt")"
 	missing=
 	for k in $want_kinds; do
 		grep -q "	$k :" "$snap/list.txt" || missing="$missing $k"
@@ -82,7 +65,7 @@ if [ -s "$build/runs/$first/model_capture.bin" ]; then
 	snapshot "$snap" "$build/runs/$first/model_capture.bin" \
 		"$build/runs/$first/model_capture.ini"
 	printf '\x08' | dd of="$snap/trace_cpu0.bin" bs=1 seek=12 conv=notrunc status=none
-	! lister_clean "$snap"
+	! listed_clean "$snap"
 	tap $? "self-test: a corrupted copy of the capture is rejected"
 else
 	tap 1 "self-test: a corrupted copy of the capture is rejected (no capture)"

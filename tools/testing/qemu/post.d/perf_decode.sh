@@ -36,46 +36,32 @@ top=$(cd "$here/../../.." && pwd)
 build=${1:?usage: $0 BUILD_DIR RUN...}
 build=$(cd "$build" && pwd) || exit 1
 shift
+. "$here/lib/tap.sh"
 # The EL1 run of the runs given (KERNEL/el1): only it makes the captures.
-run=
-for r in "$@"; do
-	[ "${r##*/}" = el1 ] && run=$build/runs/$r && break
-done
-[ -n "$run" ] || run=$build/runs/el1
+run=$(el1_run "$build" "$@")
 # "CASE:CPUS" of each ete-e2e-case entry of the plan
 cases=$(awk -F'\t' '$1 == "sh" && $4 ~ /^ete-e2e-case / {
 	split($4, a, " "); print a[2] ":" a[4] }' "$run/plan" 2>/dev/null)
-n=0
 plan=7
 for c in $cases; do
 	plan=$((plan + $(echo "${c#*:}" | tr , ' ' | wc -w)))
 done
 
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
-}
-
-echo "TAP version 13"
-if ! command -v perf >/dev/null; then
-	echo "1..0 # SKIP perf is not installed"
-	exit 0
-fi
+command -v perf >/dev/null || skip_all "perf is not installed"
 if [ -z "$cases" ]; then
-	echo "1..1"
-	echo "not ok 1 the EL1 plan ($run/plan) has no ete-e2e-case entry"
-	exit 0
+	tap 1 "the EL1 plan ($run/plan) has no ete-e2e-case entry"
+	finish
 fi
-echo "1..$plan"
+tap_plan "$plan"
 tools=$build/host-tools
 if ! make -s -C "$top/tools/ete" host OUT="$tools" >"$build/host-tools-perf.log" 2>&1; then
 	sed 's/^/# /' "$build/host-tools-perf.log"
 fi
 if [ ! -x "$tools/ete-decode" ]; then
 	for i in $(seq "$plan"); do
-		echo "not ok $i # ete-decode (libopencsd) could not be built"
+		tap 1 "ete-decode (libopencsd) could not be built"
 	done
-	exit 0
+	finish
 fi
 work=$build/perf-decode
 rm -rf "$work"
@@ -291,8 +277,7 @@ for c in $cases; do
 		check_cpu "${c%%:*}" "$cpu" >"$work/verdict" 2>&1
 		read -r status desc <"$work/verdict"
 		if [ "$status" = 2 ]; then
-			n=$((n + 1))
-			echo "ok $n $desc"
+			skip "${desc%% # SKIP *}" "${desc#* # SKIP }"
 		else
 			tap "$status" "$desc"
 		fi
@@ -456,10 +441,8 @@ EOF
 inject() {
 	local d=$run/e2e/all_els f=$work/all_els.cpu0/perf.data out=$work/all_els.cpu0 msg elf ok=0
 	if ! perf inject -i "$f" --itrace=i1000il64 --strip -o "$out/inject.data" 2>"$out/inject.err"; then
-		tap 1 "perf inject --itrace=i1000il64 --strip: failed"
-		sed 's/^/# /' "$out/inject.err" | head -3
-		n=$((n + 1))
-		echo "ok $n # SKIP create_gcov: nothing injected"
+		tap 1 "perf inject --itrace=i1000il64 --strip: failed" "$(head -3 "$out/inject.err")"
+		skip "create_gcov" "nothing injected"
 		return
 	fi
 	perf script -i "$out/inject.data" -F brstack >"$out/brstack" 2>"$out/brstack.err" || ok=1
@@ -467,22 +450,18 @@ inject() {
 	tap $ok "perf inject --itrace=i1000il64 --strip, perf script -F brstack: $msg"
 	# Debian's AutoFDO reads the injected file if it can; where it stops
 	# is reported (a SKIP, not a pass)
-	n=$((n + 1))
 	if ! command -v create_gcov >/dev/null; then
-		echo "ok $n # SKIP create_gcov (autofdo) is not installed"
+		skip "create_gcov" "autofdo is not installed"
 		return
 	fi
 	elf=$(find "$f.d" -name '*el0*.elf' | head -1)
 	if create_gcov --binary="$elf" --profile="$out/inject.data" \
 			--gcov="$out/autofdo.afdo" -gcov_version=1 >"$out/autofdo.log" 2>&1 &&
 	   [ -s "$out/autofdo.afdo" ]; then
-		if grep -a -q user_ "$out/autofdo.afdo"; then
-			echo "ok $n create_gcov wrote an AutoFDO profile of $(stat -c %s "$out/autofdo.afdo") bytes naming the program's functions"
-		else
-			echo "not ok $n create_gcov wrote a profile without the program's functions"
-		fi
+		grep -a -q user_ "$out/autofdo.afdo"
+		tap $? "create_gcov wrote an AutoFDO profile of $(stat -c %s "$out/autofdo.afdo") bytes naming the program's functions"
 	else
-		echo "ok $n # SKIP create_gcov cannot read what perf $(perf version 2>/dev/null | awk '{print $3}') injects: $(grep -m1 -E '^[EF][0-9]' "$out/autofdo.log" | sed 's/^[^]]*\] //')"
+		skip "create_gcov" "it cannot read what perf $(perf version 2>/dev/null | awk '{print $3}') injects: $(grep -m1 -E '^[EF][0-9]' "$out/autofdo.log" | sed 's/^[^]]*\] //')"
 	fi
 }
 inject

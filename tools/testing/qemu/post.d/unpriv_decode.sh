@@ -25,27 +25,7 @@ top=$(cd "$here/../../../.." && pwd)
 rules=$top/packaging/udev/60-ete-trbe.rules
 cases="el0 perfmon profile_el0"
 tools=$build/host-tools
-n=0
-results=()
-
-tap() { # STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then results+=("ok $n $2"); else results+=("not ok $n $2"); fi
-}
-
-diag() { # TEXT: as "# " lines under the last result
-	local line
-	while IFS= read -r line; do
-		[ -n "$line" ] && results+=("# $line")
-	done <<<"$1"
-}
-
-finish() {
-	echo "TAP version 13"
-	echo "1..$n"
-	printf '%s\n' "${results[@]}"
-	exit 0
-}
+. "$here/../lib/tap.sh"
 
 # The CPUs of a snapshot's trace.ini ("ETB_<N>" buffers)
 snap_cpus() {

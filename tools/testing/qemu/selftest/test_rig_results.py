@@ -127,6 +127,139 @@ def tap_whole_program_skip_is_a_skip():
     assert (t.passed, t.failed, t.skipped) == (0, 0, 1), t.counts()
 
 
+@case
+def tap_whole_suite_skip_with_exit_0_is_a_skip_with_its_reason():
+    # a suite that prints "1..0 # SKIP" and exits 0 (perf_decode without
+    # perf) is one skip, its reason kept; it does not vanish
+    text = "TAP version 13\n1..0 # SKIP perf is not installed\n"
+    t = rig_results.judge_tap("host", "perf_decode 6.12", text, 0)
+    assert (t.passed, t.failed, t.skipped) == (0, 0, 1), t.counts()
+    assert any("perf is not installed" in s for s in t.skips), t.skips
+
+
+@case
+def tap_plan_of_nothing_without_a_skip_fails():
+    # "1..0" with no SKIP reason: a suite that ran nothing and said
+    # nothing about why is not a skip
+    t = rig_results.judge_tap("host", "s", "TAP version 13\n1..0\n", 0)
+    assert t.failed == 1 and t.skipped == 0, t.counts()
+
+
+@case
+def tap_skip_is_a_directive_word_only():
+    # "# SKIP" / "# skip" after the description is a skip; "skip" inside
+    # a word of the directive or in the description is not
+    text = ("TAP version 13\n1..6\n"
+            "ok 1 skip_list_is_kept\n"
+            "ok 2 frames # skipped 3 frames\n"
+            "ok 3 b # SKIP\n"
+            "ok 4 c # skip no device\n"
+            "not ok 5 d # SKIPPING is not a directive\n"
+            "ok 6 e #SKIP: no capture\n")
+    t = rig_results.judge_tap("L", "p", text, 1)
+    assert (t.passed, t.failed, t.skipped) == (2, 1, 3), (t.counts(), t.failures)
+
+
+def vm_run_dir(d, events, plan, files=()):
+    """Write a minimal run folder into @d: events, plan, and @files."""
+    for sub in ("ksft", "kunit", "sh"):
+        os.makedirs(os.path.join(d, sub), exist_ok=True)
+    with open(os.path.join(d, "events"), "w") as f:
+        f.write("begin subset=all el=1 vhe=0 fw=dt cpus=4\n" + events + "kmemleak-scanned bytes=0\nend\n")
+    with open(os.path.join(d, "plan"), "w") as f:
+        f.write(plan)
+    for name, text in (("console.log", ""), ("kmemleak", ""), ("qemu.rc", "0\n")) + tuple(files):
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+
+
+KTAP_EXTRA = KTAP_OK.replace("demo", "extra")
+
+
+@case
+def kunit_suite_missing_from_expect_is_judged_and_fails():
+    # a suite the module ran that its manifest line does not list is
+    # still judged (its failing case counts), and its absence from the
+    # list is a failure of its own
+    import tempfile
+    failing = KTAP_EXTRA.replace("    ok 2 second", "    not ok 2 second").replace(
+        "ok 1 extra", "not ok 1 extra")
+    with tempfile.TemporaryDirectory() as d:
+        vm_run_dir(d, "kunit-suite m demo\nkunit-suite m extra\n"
+                      "kunit m rc=0 ms=10 expect=demo\n",
+                   "kunit\tall\tm\tdemo\n",
+                   (("kunit/demo.ktap", KTAP_OK), ("kunit/extra.ktap", failing)))
+        t = rig_results.judge_run("EL1", d, io.StringIO())
+    assert any("extra" in f and "expect=" in f for f in t.failures), t.failures
+    assert any("kunit extra.second" in f for f in t.failures), t.failures
+    # demo: 2 passed 1 skipped; extra: 1 passed 1 failed 1 skipped
+    assert t.skipped == 2, t.counts()
+
+
+@case
+def vm_entry_cut_by_its_time_limit_says_so():
+    # init kills an entry that outlives its limit: "timeout=SECS" in its
+    # event; the failure names the limit, also for a kselftest whose TAP
+    # was cut short
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        vm_run_dir(d, "sh hang rc=137 ms=600100 timeout=600\n"
+                      "ksft lc rc=137 ms=600200 timeout=600\n",
+                   "sh\tall\thang\tsleep 9999\nksft\tall\tlc\n",
+                   (("ksft/lc.tap", "TAP version 13\n1..2\nok 1 lc.a\n"),
+                    ("sh/hang.log", "waiting\n")))
+        t = rig_results.judge_run("EL1", d, io.StringIO())
+    hang = [f for f in t.failures if "sh hang" in f]
+    lc = [f for f in t.failures if ": lc" in f]
+    assert hang and "timed out after 600 s" in hang[0], t.failures
+    assert any("timed out after 600 s" in f for f in lc), t.failures
+
+
+@case
+def host_suite_over_its_budget_fails_naming_it():
+    # check.sh's host_suite() runs each suite under timeout(1) and writes
+    # FILE.timeout (the budget) when it fired: one failing case naming
+    # the suite and the budget, whatever TAP the suite printed first
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        tap = os.path.join(d, "dkms.tap")
+        with open(tap, "w") as f:
+            f.write("TAP version 13\n")
+        with open(tap + ".rc", "w") as f:
+            f.write("124\n")
+        with open(tap + ".timeout", "w") as f:
+            f.write("1200\n")
+        out = io.StringIO()
+        saved, sys.stdout = sys.stdout, out
+        try:
+            rc = rig_results.main(["--host", "dkms=" + tap])
+        finally:
+            sys.stdout = saved
+    text = out.getvalue()
+    assert rc == 1, text
+    assert "host: dkms: killed after its budget of 1200 s (timeout)" in text, text
+
+
+@case
+def result_counts_distinct_tests_apart_from_instances():
+    # the same run judged as two boots: every test twice.  The line
+    # before RESULT says how many distinct tests and instances; RESULT
+    # (what CI reads) still counts instances and stays the last line
+    out = io.StringIO()
+    run_dir = os.path.join(HERE, "recorded", "clean")
+    saved, sys.stdout = sys.stdout, out
+    try:
+        rig_results.main(["--run", "A=" + run_dir, "--run", "B=" + run_dir])
+    finally:
+        sys.stdout = saved
+    lines = out.getvalue().rstrip("\n").split("\n")
+    assert lines[-1].startswith("RESULT: "), lines[-3:]
+    one = rig_results.judge_run("A", run_dir, io.StringIO())
+    n = one.passed + one.failed + one.skipped
+    want = f"distinct: {n} tests ({2 * n} instances over 2 boots and 0 host suites)"
+    assert lines[-2] == want, (lines[-2], want)
+
+
 HOST_TAP = """TAP version 13
 not ok 1 first run
 # etecap: cpu1 has no trace unit (/x)

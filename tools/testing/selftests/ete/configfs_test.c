@@ -112,6 +112,36 @@ static int enabled_units(void)
 	return n;
 }
 
+/* The bytes the model's TRBE of @cpu wrote so far ("bytes_out"); -1 if unknown */
+static long long model_bytes_out(int cpu)
+{
+	char buf[2048], *p;
+
+	if (cpu_file(MODEL_CPU, cpu, "stats", buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, "\nbytes_out ");
+	return p ? strtoll(p + strlen("\nbytes_out "), NULL, 10) : -1;
+}
+
+/*
+ * Wait until the model's TRBE of every CPU has written more than @before
+ * (bounded by @secs, not timed); the number of CPUs that did
+ */
+static int wait_bytes_out(const long long *before, double secs)
+{
+	double end = now_s() + secs;
+	int cpu, n;
+
+	do {
+		for (cpu = 0, n = 0; cpu < NCPUS; cpu++)
+			n += model_bytes_out(cpu) > before[cpu];
+		if (n == NCPUS)
+			break;
+		usleep(20000);
+	} while (now_s() < end);
+	return n;
+}
+
 /* The model's violation log of @cpu, empty or not; -1 if unreadable */
 static int model_viol(int cpu, char *buf, size_t len)
 {
@@ -612,10 +642,11 @@ TEST_F_TIMEOUT(cfs, faulted_cpu_rejoins_after_hotplug, 60)
 }
 
 /* Capture on CPUs 0-3 through /dev/trbe<N>, with the profile's trbe/ */
-TEST_F(cfs, capture_through_trbe)
+TEST_F_TIMEOUT(cfs, capture_through_trbe, 90)
 {
 	struct tbuf t[NCPUS];
 	char mode[32], size[32];
+	long long before[NCPUS];
 	int cpu;
 
 	if (!self->ready)
@@ -636,14 +667,18 @@ TEST_F(cfs, capture_through_trbe)
 	EXPECT_EQ(pput("t_cap", "active", "1"), -EINVAL);
 	EXPECT_TRUE(klog_has("cpu0 refused trbe/buffer_size", "t_cap"));
 	ASSERT_EQ(pput("t_cap", "trbe/buffer_size", "65536"), 0);
-	for (cpu = 0; cpu < NCPUS; cpu++)
+	for (cpu = 0; cpu < NCPUS; cpu++) {
 		cpu_put(MODEL_CPU, cpu, "rate", "64");
+		before[cpu] = model_bytes_out(cpu);
+		ASSERT_LE(0, before[cpu]) TH_LOG("cpu%d: no bytes_out in the model's stats", cpu);
+	}
 	ASSERT_EQ(pput("t_cap", "active", "1"), 0);
 	/* The profile's mode holds for the session */
 	snprintf(mode, sizeof(mode), "/sys/class/trbe/trbe%d/fill_mode", 1);
 	ASSERT_GT(get(mode, size, sizeof(size)), 0);
 	EXPECT_STREQ(size, "circular\n");
-	usleep(200000);
+	/* until the TRBE of every CPU has written trace (waited for, not timed) */
+	EXPECT_EQ(NCPUS, wait_bytes_out(before, 60));
 	ASSERT_EQ(pput("t_cap", "active", "0"), 0);
 	for (cpu = 0; cpu < NCPUS; cpu++) {
 		EXPECT_GT(tbuf_head(&t[cpu]), 0ULL) TH_LOG("cpu%d", cpu);

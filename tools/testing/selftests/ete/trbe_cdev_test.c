@@ -2,7 +2,8 @@
 /*
  * /dev/trbe<N> without trace: open rules, the header page, mmap rules,
  * read/poll on an idle buffer, ioctls and the sysfs configuration.  These
- * need no TRBE; the tests that do are in trbe_model_test.c.
+ * need no TRBE; the tests that do are in trbe_model_test.c.  One needs a
+ * CPU without one: the model hides CPU 1's (start_without_trbe_enodev).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -224,13 +225,78 @@ TEST_F(trbe_dev, bad_ioctls_fail_cleanly)
 	EXPECT_EQ((__u64)ETE_TRBE_STATE_IDLE, self->hdr->state);
 }
 
-TEST_F(trbe_dev, start_without_trbe_enodev)
+/* Write @val to @path; 0 or -errno */
+static int put_file(const char *path, const char *val)
 {
-	if (sysfs_read_num("present") != 0)
-		SKIP(return, "cpu0 has a TRBE: covered by trbe_model_test");
-	EXPECT_EQ(-1, ioctl(self->fd, ETE_TRBE_IOC_START));
-	EXPECT_EQ(ENODEV, errno);
-	EXPECT_EQ((__u64)ETE_TRBE_STATE_IDLE, self->hdr->state);
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* CPU 1 offline, then online: trbe.ko probes its TRBE again; 0 or -errno */
+static int cpu1_replug(void)
+{
+	const char *online = "/sys/devices/system/cpu/cpu1/online";
+
+	return put_file(online, "0") ?: put_file(online, "1");
+}
+
+/* /sys/class/trbe/trbe1/present: 1, 0, or -1 if unreadable */
+static int cpu1_present(void)
+{
+	char buf[8] = "";
+	int fd = open("/sys/class/trbe/trbe1/present", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	if (read(fd, buf, sizeof(buf) - 1) <= 0)
+		buf[0] = 0;
+	close(fd);
+	return buf[0] ? buf[0] - '0' : -1;
+}
+
+/*
+ * A CPU without a TRBE: the model's no_trbe_cpus makes CPU 1's
+ * ID_AA64DFR0_EL1 report none (TraceBuffer 0), and trbe.ko probes the CPU
+ * again when it comes back online: present 0, START refused with ENODEV,
+ * the buffer idle, the device still there.  Then the TRBE comes back the
+ * same way.
+ */
+TEST(start_without_trbe_enodev)
+{
+	const char *param = "/sys/module/ete_model/parameters/no_trbe_cpus";
+	struct ete_trbe_mmap_page *hdr;
+	long page = sysconf(_SC_PAGESIZE);
+	int fd;
+
+	if (access(param, W_OK))
+		SKIP(return, "the model (ete_model.ko) is not loaded");
+	ASSERT_EQ(1, cpu1_present());
+	ASSERT_EQ(0, put_file(param, "2"));
+	ASSERT_EQ(0, cpu1_replug());
+	EXPECT_EQ(0, cpu1_present());
+	fd = open("/dev/trbe1", O_RDWR);
+	EXPECT_LE(0, fd) TH_LOG("open /dev/trbe1: %s", strerror(errno));
+	if (fd >= 0) {
+		hdr = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+		EXPECT_EQ(-1, ioctl(fd, ETE_TRBE_IOC_START));
+		EXPECT_EQ(ENODEV, errno);
+		EXPECT_NE(MAP_FAILED, hdr);
+		if (hdr != MAP_FAILED) {
+			EXPECT_EQ((__u64)ETE_TRBE_STATE_IDLE, hdr->state);
+			munmap(hdr, page);
+		}
+		close(fd);
+	}
+	/* the TRBE back */
+	EXPECT_EQ(0, put_file(param, "0"));
+	EXPECT_EQ(0, cpu1_replug());
+	EXPECT_EQ(1, cpu1_present());
 }
 
 TEST_F(trbe_dev, geometry_busy_while_open)
