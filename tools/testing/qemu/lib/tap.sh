@@ -123,6 +123,55 @@ lister_clean() {
 	! grep -Eq "$lister_bad_re" "$out"
 }
 
+# ss_segment SNAP FILE START END DIR: DIR becomes the snapshot SNAP
+# (links) with its trace buffer FILE cut to bytes [START, END)
+ss_segment() {
+	local snap=$1 file=$2 start=$3 end=$4 dir=$5 f
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	for f in "$snap"/*; do
+		ln -s "$f" "$dir/"
+	done
+	rm "$dir/$file"
+	dd if="$snap/$file" of="$dir/$file" bs=65536 \
+		iflag=skip_bytes,count_bytes skip="$start" count=$((end - start)) status=none
+}
+
+# lister_clean_gaps DIR SOURCE FILE GAPS OUT: lister_clean for a buffer
+# with gap records (GAPS: etecap's gaps_cpu<N>.txt, "OFFSET LOST REASON"
+# per line): where the driver recorded a gap the stream may break off
+# mid-packet and resume without a synchronisation point (a stop, a drop,
+# a lap overwritten: nothing makes the trace unit emit an A-Sync there),
+# so each segment between gap offsets is listed on its own, clean from its
+# first A-Sync to its end; anywhere else a break is an error.  Without gap
+# records, the whole buffer.  OUT gets the segments' verdict lines (or the
+# whole listing); 0 if clean.
+lister_clean_gaps() {
+	local dir=$1 src=$2 file=$3 gaps=$4 out=$5 start=0 end seg=0 rc=0 size sdir
+	size=$(stat -c %s "$dir/$file")
+	if ! awk '$1 > 0 { f = 1 } END { exit !f }' "$gaps" 2>/dev/null; then
+		lister_clean "$dir" "$src" "$size" "$out"
+		return
+	fi
+	: >"$out"
+	for end in $(awk '$1 > 0 { print $1 }' "$gaps" | sort -n) "$size"; do
+		[ "$end" -gt "$start" ] || continue
+		sdir=$out.seg$seg
+		ss_segment "$dir" "$file" "$start" "$end" "$sdir"
+		if ! lister_clean "$sdir" "$src" $((end - start)) "$sdir.check" segment; then
+			rc=1
+			sed "s/^/segment $seg (bytes $start-$end): /" "$sdir.check" |
+				grep -Ev "Trace buffer done|: count " >>"$out"
+			grep -q "Trace buffer done, processed $((end - start)) bytes" "$sdir.check" ||
+				echo "segment $seg (bytes $start-$end): not listed to its end (Error)" >>"$out"
+		fi
+		rm -rf "$sdir" "$sdir.check"
+		start=$end
+		seg=$((seg + 1))
+	done
+	return $rc
+}
+
 # lister_errors OUT: the first three lines of a listing lister_clean
 # found bad, as diagnostics
 lister_errors() {

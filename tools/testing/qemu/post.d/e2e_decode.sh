@@ -74,20 +74,6 @@ if ! make -s -C "$top/tools/ete" host OUT="$tools" >"$build/host-tools.log" 2>&1
 	sed 's/^/# /' "$build/host-tools.log"
 fi
 
-# segment SNAP CPU START END DIR: DIR becomes SNAP (links) with CPU's
-# buffer cut to bytes [START, END)
-segment() {
-	local snap=$1 cpu=$2 start=$3 end=$4 dir=$5 f
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	for f in "$snap"/*; do
-		ln -s "$f" "$dir/"
-	done
-	rm "$dir/trace_cpu$cpu.bin"
-	dd if="$snap/trace_cpu$cpu.bin" of="$dir/trace_cpu$cpu.bin" bs=65536 \
-		iflag=skip_bytes,count_bytes skip="$start" count=$((end - start)) status=none
-}
-
 # segments_clean CASE_DIR CPU: trc_pkt_lister on each segment between gaps
 # reads it to the end with no error (lib/tap.sh's lister_clean: a segment
 # starts and may end anywhere in a packet); 0 if clean.  The Cycle Count,
@@ -100,7 +86,7 @@ segments_clean() {
 	for end in $(awk '$1 > 0 {print $1}' "$snap/gaps_cpu$cpu.txt" 2>/dev/null) "$size"; do
 		[ "$end" -gt "$start" ] || continue
 		sdir=$cdir/lister_cpu$cpu.$seg
-		segment "$snap" "$cpu" "$start" "$end" "$sdir"
+		ss_segment "$snap" "trace_cpu$cpu.bin" "$start" "$end" "$sdir"
 		lister_clean "$sdir" "ETB_$cpu" $((end - start)) "$sdir.check" segment
 		ok=$?
 		grep "^count " "$sdir.check" >>"$cdir/lister_cpu$cpu.counts"

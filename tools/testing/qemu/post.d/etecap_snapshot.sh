@@ -5,8 +5,12 @@
 # directories in BUILD_DIR/runs/RUN/etecap/<test>/.  OpenCSD's
 # trc_pkt_lister must read each one as etecap wrote it, with no edit:
 # every CPU's buffer listed to its last byte with no error or unknown
-# packet, and with -decode every memory image loaded.  A snapshot with a
-# register taken out must fail the same check.  Each snapshot's
+# packet (but where a gap record says the stream broke off: there it may
+# resume mid-packet, and each piece is clean from its first A-Sync;
+# lib/tap.sh lister_clean_gaps), and with -decode every memory image
+# loaded.  A snapshot with a register taken out must fail the same check;
+# a break put into a buffer is accepted at a gap record and refused
+# without one there.  Each snapshot's
 # machine.txt must name this tree's VERSION, the kernel and the MIDR_EL1
 # of each CPU as the VM's boot log gives them, the model's Neoverse N2
 # CPUs (its TRBE errata) and a non-zero counter frequency; a machine.txt
@@ -29,10 +33,25 @@ buffers() {
 		b && $1 == "name" { name = $2 } b && $1 == "file" { print name, $2 }' "$1/trace.ini"
 }
 
+# gaps_of DIR FILE: the gap records of trace buffer FILE (trace_cpu<N>.bin:
+# gaps_cpu<N>.txt)
+gaps_of() {
+	local n=${2#trace_cpu}
+	echo "$1/gaps_cpu${n%.bin}.txt"
+}
+
 # listed_clean DIR BUFFER FILE: trc_pkt_lister reads the whole buffer with
-# no error (lib/tap.sh); its output is in DIR/list_BUFFER.txt
+# no error, but that the stream may resynchronise at a recorded gap and
+# nowhere else (lib/tap.sh); its output is in DIR/list_BUFFER.txt
 listed_clean() {
-	lister_clean "$1" "$2" "$(stat -c %s "$1/$3")" "$1/list_$2.txt"
+	lister_clean_gaps "$1" "$2" "$3" "$(gaps_of "$1" "$3")" "$1/list_$2.txt"
+}
+
+# gap_note DIR FILE: ", cut at its N gap records" where it has some
+gap_note() {
+	local n
+	n=$(awk '$1 > 0' "$(gaps_of "$1" "$2")" 2>/dev/null | wc -l)
+	[ "$n" = 0 ] || echo ", listed between its $n gap record(s)"
 }
 
 # decode_loads DIR BUFFER: with -decode, every memory image is accepted
@@ -143,7 +162,7 @@ for run in "$@"; do
 		while read -r buf file; do
 			listed_clean "$snap" "$buf" "$file"
 			rc=$?
-			tap $rc "$name: trc_pkt_lister -ss_dir lists $buf ($(stat -c %s "$snap/$file") bytes) with no errors" \
+			tap $rc "$name: trc_pkt_lister -ss_dir lists $buf ($(stat -c %s "$snap/$file") bytes$(gap_note "$snap" "$file")) with no errors" \
 				"$(lister_errors "$snap/list_$buf.txt")"
 		done < <(buffers "$snap")
 		buf=$(buffers "$snap" | awk 'NR == 1 { print $1 }')
@@ -219,6 +238,59 @@ if [ -n "$first" ]; then
 	tap $? "self-test: a snapshot without TRCCONFIGR is refused"
 else
 	tap 1 "self-test: a snapshot without TRCCONFIGR is refused (no snapshot)"
+fi
+
+# The rule at gaps, both ways (Documentation/user-guide-capture.rst, "Long
+# captures and gaps"): the first snapshot's first buffer with two A-Syncs
+# and no gap, with a break (six zero bytes and 0x01: an A-Sync cut short,
+# which OpenCSD lists as a bad sequence) put in before its second A-Sync.
+# With a gap record elsewhere (256 bytes on) it is refused; with one
+# there, a stream resumed mid-packet as after a stop, it is accepted.
+gap_rule() {
+	local bad=$build/runs/etecap_snapshot_selftest_gap buf file at gaps want rc
+	for want in refused accepted; do
+		rm -rf "$bad"
+		cp -r "$first" "$bad"
+		at=
+		while read -r buf file; do
+			[ -s "$(gaps_of "$bad" "$file")" ] && continue
+			at=$( (cd "$bad" && trc_pkt_lister -ss_dir "$bad" -src_name "$buf" -logstdout 2>&1) |
+				awk -F'[:;]' '/I_ASYNC/ && ++n == 2 { print $2; exit }')
+			[ -n "$at" ] && break
+		done < <(buffers "$bad")
+		if [ -z "$at" ]; then
+			tap 1 "self-test: a break at a gap record is $want (no buffer with two A-Syncs)"
+			continue
+		fi
+		{
+			head -c "$at" "$first/$file"
+			printf '\0\0\0\0\0\0\1'
+			tail -c +$((at + 1)) "$first/$file"
+		} >"$bad/$file"
+		gaps=$(gaps_of "$bad" "$file")
+		: >"$gaps"
+		# refused: a gap record 256 bytes on, not at the break
+		if [ "$want" = accepted ]; then
+			echo "$at -1 1" >"$gaps"
+		else
+			echo "$((at + 256)) -1 1" >"$gaps"
+		fi
+		listed_clean "$bad" "$buf" "$file"
+		rc=$?
+		if [ "$want" = accepted ]; then
+			tap $rc "self-test: a break in $buf at byte $at is accepted at a gap record there"
+		else
+			[ $rc != 0 ]
+			tap $? "self-test: a break in $buf at byte $at is refused with a gap record 256 bytes on"
+		fi
+	done
+	rm -rf "$bad"
+}
+if [ -n "$first" ]; then
+	gap_rule
+else
+	tap 1 "self-test: the rule at gap records (no snapshot)"
+	tap 1 "self-test: the rule at gap records (no snapshot)"
 fi
 
 # The machine.txt check can fail: the first snapshot's, with another version.
