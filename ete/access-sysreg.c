@@ -5,7 +5,8 @@
  * Every encoding comes from the one explicit table <ete/sysreg-table.h>:
  * each row generates the register's MRS and MSR functions and its entry in
  * ete_sysreg_table[], sorted by id, so an id with no row cannot reach an
- * instruction and KUnit checks the very data the code uses.  Callers check
+ * instruction and KUnit checks the very data the code uses.  The TRBE's
+ * registers and TRFCR_EL1 take a shorter way to the same functions.  Callers check
  * ID_AA64DFR0_EL1 (always readable) before any TRC*, TRB* or TRFCR access:
  * on a PE without the feature those encodings UNDEF.
  */
@@ -122,11 +123,78 @@ bool ete_sysreg_can(u32 reg, bool write)
 }
 EXPORT_SYMBOL_IF_KUNIT(ete_sysreg_can);
 
+/*
+ * The TRBE's registers and TRFCR_EL1, which the TRBE interrupt, the flush
+ * timer and CPU PM access in hard IRQ context: their MRS and MSR inlined,
+ * with no search and no call through the table (as mainline's direct
+ * sysreg accesses).  The functions are the table's own; static-checks.sh
+ * checks the object code.  False for any other register.
+ */
+static __always_inline bool ete_sysreg_read_hot(u32 reg, u64 *val)
+{
+	switch (reg) {
+	case ETE_TRBLIMITR_EL1:
+		*val = ete_mrs_TRBLIMITR_EL1();
+		return true;
+	case ETE_TRBPTR_EL1:
+		*val = ete_mrs_TRBPTR_EL1();
+		return true;
+	case ETE_TRBBASER_EL1:
+		*val = ete_mrs_TRBBASER_EL1();
+		return true;
+	case ETE_TRBSR_EL1:
+		*val = ete_mrs_TRBSR_EL1();
+		return true;
+	case ETE_TRBMAR_EL1:
+		*val = ete_mrs_TRBMAR_EL1();
+		return true;
+	case ETE_TRBTRG_EL1:
+		*val = ete_mrs_TRBTRG_EL1();
+		return true;
+	case ETE_TRFCR_EL1:
+		*val = ete_mrs_TRFCR_EL1();
+		return true;
+	}
+	return false;
+}
+
+static __always_inline bool ete_sysreg_write_hot(u32 reg, u64 val)
+{
+	switch (reg) {
+	case ETE_TRBLIMITR_EL1:
+		ete_msr_TRBLIMITR_EL1(val);
+		return true;
+	case ETE_TRBPTR_EL1:
+		ete_msr_TRBPTR_EL1(val);
+		return true;
+	case ETE_TRBBASER_EL1:
+		ete_msr_TRBBASER_EL1(val);
+		return true;
+	case ETE_TRBSR_EL1:
+		ete_msr_TRBSR_EL1(val);
+		return true;
+	case ETE_TRBMAR_EL1:
+		ete_msr_TRBMAR_EL1(val);
+		return true;
+	case ETE_TRBTRG_EL1:
+		ete_msr_TRBTRG_EL1(val);
+		return true;
+	case ETE_TRFCR_EL1:
+		ete_msr_TRFCR_EL1(val);
+		return true;
+	}
+	return false;
+}
+
 static u64 ete_sysreg_read(const struct ete_access *acc, u32 reg)
 {
-	const struct ete_sysreg_enc *e = ete_sysreg_find(reg);
+	const struct ete_sysreg_enc *e;
+	u64 val;
 
 	WARN_ON_ONCE(acc->cpu != smp_processor_id());
+	if (ete_sysreg_read_hot(reg, &val))
+		return val;
+	e = ete_sysreg_find(reg);
 	if (WARN_ONCE(!e || !ete_sysreg_rd[e - ete_sysreg_table],
 		      "ete: no MRS for register %#x\n", reg))
 		return 0;
@@ -135,9 +203,12 @@ static u64 ete_sysreg_read(const struct ete_access *acc, u32 reg)
 
 static void ete_sysreg_write(const struct ete_access *acc, u32 reg, u64 val)
 {
-	const struct ete_sysreg_enc *e = ete_sysreg_find(reg);
+	const struct ete_sysreg_enc *e;
 
 	WARN_ON_ONCE(acc->cpu != smp_processor_id());
+	if (ete_sysreg_write_hot(reg, val))
+		return;
+	e = ete_sysreg_find(reg);
 	if (WARN_ONCE(!e || !ete_sysreg_wr[e - ete_sysreg_table],
 		      "ete: no MSR for register %#x\n", reg))
 		return;

@@ -28,7 +28,7 @@ plan=0
 # checkpatch, and the kernel version tests
 [ "$only" != build ] && plan=2
 # a build per kernel, and the layer check of ete.ko and trbe.ko
-[ "$only" != checkpatch ] && plan=$((plan + $(echo $kernels | wc -w) + 2))
+[ "$only" != checkpatch ] && plan=$((plan + $(echo $kernels | wc -w) + 4))
 tap_plan "$plan"
 
 # checkpatch_one FILE OUT: checkpatch's whole output for FILE in OUT, its
@@ -122,6 +122,25 @@ if [ "$only" != checkpatch ]; then
 				"$scratch/$mod" 2>&1)
 			tap $? "layers of $mod.ko: $(echo "$out" | tail -n1 | sed 's/^# //')" \
 				"$(echo "$out" | grep -E '^# |^[a-z]' | grep -v '^ok ')"
+		done
+		# The TRBE's registers and TRFCR_EL1, which the TRBE interrupt,
+		# the flush timer and CPU PM access in hard IRQ context: an MRS
+		# or MSR inline in the system-register backend's read or write,
+		# not a search and a call through its table (issue 32 F13)
+		hot="trblimitr_el1 trbptr_el1 trbbaser_el1 trbsr_el1 trbmar_el1 trbtrg_el1 trfcr_el1"
+		for f in read:mrs write:msr; do
+			insn=${f#*:}
+			body=$(aarch64-linux-gnu-objdump -d "$scratch/ete/access-sysreg.o" |
+				awk -v fn="<ete_sysreg_${f%%:*}>:" 'index($0, fn) { on = 1; next }
+					on && /^$/ { exit } on')
+			missing=
+			for r in $hot; do
+				grep -Eq "[[:space:]]$insn[[:space:]].*\b$r\b" <<<"$body" ||
+					missing="$missing $r"
+			done
+			[ -n "$body" ] && [ -z "$missing" ]
+			tap $? "ete_sysreg_${f%%:*}: the TRBE's registers and TRFCR_EL1 by an inline ${insn^^}" \
+				"${missing:+# not inline:$missing}"
 		done
 	done
 	rm -rf "$scratch"
