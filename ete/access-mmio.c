@@ -111,7 +111,9 @@ EXPORT_SYMBOL_IF_KUNIT(ete_mmio_ops);
  * @cpu: the PE whose trace unit the view belongs to
  * @acc: filled; not local: any CPU may use it
  *
- * Reads TRCLSR to learn whether the software lock is implemented.
+ * Makes no access: the caller may run anywhere, and the unit's core may be
+ * off (an external abort).  Whether the software lock is implemented is
+ * learnt at the first ete_mmio_unlock(), on the unit's CPU.
  *
  * Context: process context.
  */
@@ -120,7 +122,7 @@ void ete_mmio_init(struct ete_mmio *m, const struct ete_mmio_io_ops *io,
 {
 	m->io = io;
 	m->ctx = ctx;
-	m->sw_lock = io->read32(ctx, ETE_TRCLSR) & TRCLSR_SLI;
+	m->sw_lock = false;
 	acc->ops = &ete_mmio_ops;
 	acc->priv = m;
 	acc->cpu = cpu;
@@ -132,13 +134,21 @@ EXPORT_SYMBOL_IF_KUNIT(ete_mmio_init);
  * ete_mmio_unlock() - clear the CoreSight software lock if it is set
  * @acc: an MMIO handle
  *
- * Context: any context.
+ * Reads TRCLSR, and notes whether the lock is implemented (SLI) for
+ * ete_mmio_lock().
+ *
+ * Context: any context, on a CPU that keeps the unit's core powered (its
+ * own).
  */
 void ete_mmio_unlock(const struct ete_access *acc)
 {
-	const struct ete_mmio *m = acc->priv;
+	struct ete_mmio *m = acc->priv;
+	u32 lsr = m->io->read32(m->ctx, ETE_TRCLSR);
 
-	if (m->sw_lock && (m->io->read32(m->ctx, ETE_TRCLSR) & TRCLSR_SLK))
+	if (!(lsr & TRCLSR_SLI))
+		return;
+	WRITE_ONCE(m->sw_lock, true);
+	if (lsr & TRCLSR_SLK)
 		m->io->write32(m->ctx, ETE_TRCLAR, TRCLAR_KEY);
 }
 EXPORT_SYMBOL_IF_KUNIT(ete_mmio_unlock);
@@ -166,13 +176,16 @@ void ete_access_unlock(const struct ete_access *acc)
  * ete_mmio_lock() - set the CoreSight software lock again
  * @acc: an MMIO handle
  *
- * Context: any context.
+ * Only if an ete_mmio_unlock() found it implemented; otherwise no access.
+ *
+ * Context: any context, on a CPU that keeps the unit's core powered (its
+ * own).
  */
 void ete_mmio_lock(const struct ete_access *acc)
 {
 	const struct ete_mmio *m = acc->priv;
 
-	if (m->sw_lock)
+	if (READ_ONCE(m->sw_lock))
 		m->io->write32(m->ctx, ETE_TRCLAR, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(ete_mmio_lock);

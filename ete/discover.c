@@ -32,6 +32,7 @@
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/workqueue.h>
 
 #include <ete/compat.h>
@@ -177,11 +178,15 @@ int ete_discover_bind(struct device *dev, struct resource *res)
 		dev_err(dev, "firmware names no valid CPU for this trace unit\n");
 		return -EINVAL;
 	}
+	/*
+	 * No MMIO access here: this CPU is not the unit's, whose core may be
+	 * off.  The probe reads it on its CPU (reads need no unlock); every
+	 * write is on that CPU, after ete_access_unlock().
+	 */
 	if (res) {
 		ret = ete_discover_mmio(dev, res, cpu, &acc, &overridden);
 		if (ret)
 			return ret;
-		ete_mmio_unlock(&acc);
 	} else {
 		overridden = ete_access_get_sysreg(cpu, &acc);
 	}
@@ -190,8 +195,6 @@ int ete_discover_bind(struct device *dev, struct resource *res)
 		ret = PTR_ERR(u);
 		if (ret == -EBUSY)
 			dev_err(dev, "cpu%d already has a trace unit\n", cpu);
-		if (res)
-			ete_mmio_lock(&acc);
 		if (ret != -EAGAIN)
 			return ret;
 		/* offline: bound again when it comes online (or came) */
@@ -204,9 +207,18 @@ int ete_discover_bind(struct device *dev, struct resource *res)
 	return 0;
 }
 
+static void ete_discover_lock_one(void *acc)
+{
+	ete_mmio_lock(acc);
+}
+
 /**
  * ete_discover_unbind() - undo ete_discover_bind()
  * @dev: the device
+ *
+ * A memory-mapped unit's software lock is set again on its CPU; an offline
+ * core's is set by its reset (TRCLSR resets locked), and nothing reaches
+ * it from here.
  *
  * Context: process context (a driver's remove).
  */
@@ -220,7 +232,8 @@ void ete_discover_unbind(struct device *dev)
 	ete_session_unregister_unit(u);
 	ete_unit_destroy(u);
 	if (acc.ops == &ete_mmio_ops)
-		ete_mmio_lock(&acc);
+		smp_call_function_single(acc.cpu, ete_discover_lock_one, &acc,
+					 1);
 }
 
 static int ete_platform_probe(struct platform_device *pdev)

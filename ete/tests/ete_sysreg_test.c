@@ -279,11 +279,15 @@ static void ete_mmio_software_lock(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, v);
 	v->locked = true;
+	/* no access at init: learnt at the unlock, on the unit's CPU */
 	ete_mmio_init(&m, &fake_io32, v, 0, &acc);
-	KUNIT_EXPECT_TRUE(test, m.sw_lock);
+	KUNIT_EXPECT_FALSE(test, m.sw_lock);
+	ete_mmio_lock(&acc);
+	KUNIT_EXPECT_TRUE(test, v->locked);
 	ete_write(&acc, ETE_TRCCONFIGR, 1);
 	KUNIT_EXPECT_EQ(test, v->mem[ETE_TRCCONFIGR / 4], 0U);
 	ete_mmio_unlock(&acc);
+	KUNIT_EXPECT_TRUE(test, m.sw_lock);
 	KUNIT_EXPECT_FALSE(test, v->locked);
 	ete_write(&acc, ETE_TRCCONFIGR, 1);
 	KUNIT_EXPECT_EQ(test, v->mem[ETE_TRCCONFIGR / 4], 1U);

@@ -61,7 +61,8 @@ bool ete_sysreg_can(u32 reg, bool write);
  * struct ete_mmio - state of an external-debug (MMIO) handle
  * @io: the 32/64-bit accessors
  * @ctx: their context (the mapping, or the test double's unit)
- * @sw_lock: the CoreSight software lock is implemented (TRCLSR.SLI)
+ * @sw_lock: the CoreSight software lock is implemented (TRCLSR.SLI), as
+ *	the first ete_mmio_unlock() found on the unit's CPU; false before
  */
 struct ete_mmio {
 	const struct ete_mmio_io_ops *io;

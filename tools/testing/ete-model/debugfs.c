@@ -488,9 +488,9 @@ static int em_stats_show(struct seq_file *s, void *v)
 		   READ_ONCE(u->kernel_oslk_clears));
 	/* external-view accesses from a CPU other than the owner */
 	seq_printf(s, "mmio_remote %lu\n", READ_ONCE(u->mmio_remote));
-	seq_printf(s, "starts %lu\nsyncs %lu\nreplayed %zu\n",
-		   READ_ONCE(u->starts), READ_ONCE(u->syncs),
-		   READ_ONCE(u->gen.replay_pos));
+	seq_printf(s, "starts %lu\nstarts_untraced %lu\nsyncs %lu\nreplayed %zu\n",
+		   READ_ONCE(u->starts), READ_ONCE(u->starts_untraced),
+		   READ_ONCE(u->syncs), READ_ONCE(u->gen.replay_pos));
 	seq_printf(s, "replay_offered %llu\ntick_ns %llu\n",
 		   READ_ONCE(u->gen.replay_offered), READ_ONCE(u->tick_ns));
 	/* fill events where the unit did an erratum's stray writes */

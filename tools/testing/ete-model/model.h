@@ -307,6 +307,8 @@ struct em_unit {
 	unsigned long bytes_out;
 	unsigned long bytes_dropped;
 	unsigned long starts;
+	/* starts disabled again before the first sync (nothing traced) */
+	unsigned long starts_untraced;
 	unsigned long syncs;
 	unsigned long mmio_remote;
 	/* stall.c: bytes a fault on stall_map's second page waits for */

@@ -86,6 +86,12 @@ static bool em_enabled(const struct em_unit *u)
 
 static void em_disable_begin(struct em_unit *u)
 {
+	/*
+	 * Started, and disabled before its first generation step: no A-Sync
+	 * was due (IMQNBT: it may wait for the first trace)
+	 */
+	if (u->gen.need_sync && !u->gen.emitted)
+		u->starts_untraced++;
 	/* RTZSRP: Running to Unstable when disabled */
 	u->state = EM_UNSTABLE;
 	u->left = u->delay;

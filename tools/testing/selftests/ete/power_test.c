@@ -299,7 +299,7 @@ static int count_restarts(const unsigned char *p, size_t len)
 TEST_F_TIMEOUT(power, async_trace_info_after_restore, 300)
 {
 	const int cpu = 2;
-	long long starts0, syncs0, starts, syncs, events = 0;
+	long long starts0, syncs0, quiet0, starts, syncs, quiet, events = 0;
 	unsigned char *copy;
 	struct tbuf t = { 0 };
 	__u64 head;
@@ -312,6 +312,7 @@ TEST_F_TIMEOUT(power, async_trace_info_after_restore, 300)
 	ASSERT_EQ(0, tbuf_open(&t, cpu));
 	starts0 = model_stat(cpu, "starts");
 	syncs0 = model_stat(cpu, "syncs");
+	quiet0 = model_stat(cpu, "starts_untraced");
 	ASSERT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_START));
 	for (i = 0; i < 4; i++) {
 		usleep(20000);
@@ -338,11 +339,17 @@ TEST_F_TIMEOUT(power, async_trace_info_after_restore, 300)
 	memcpy(copy, t.data, head);
 	starts = model_stat(cpu, "starts") - starts0;
 	syncs = model_stat(cpu, "syncs") - syncs0;
+	quiet = model_stat(cpu, "starts_untraced") - quiet0;
 	EXPECT_EQ(1 + events, starts);
-	EXPECT_LE(starts, syncs);
+	/*
+	 * Every start that traced began with a sync; one the unit left before
+	 * its first trace (its vCPU starved by the host) had none to give
+	 */
+	EXPECT_LE(starts - quiet, syncs);
 	EXPECT_EQ(syncs, count_restarts(copy, head));
-	note("%lld restores: %d stream restarts (A-Sync, Trace Info, Trace On) in %llu bytes\n",
-	     events, count_restarts(copy, head), (unsigned long long)head);
+	note("%lld restores: %d stream restarts (A-Sync, Trace Info, Trace On) in %llu bytes, %lld starts with no trace\n",
+	     events, count_restarts(copy, head), (unsigned long long)head,
+	     quiet);
 	free(copy);
 	tbuf_close(&t);
 }
