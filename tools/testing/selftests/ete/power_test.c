@@ -347,9 +347,9 @@ TEST_F_TIMEOUT(power, async_trace_info_after_restore, 300)
 	 */
 	EXPECT_LE(starts - quiet, syncs);
 	EXPECT_EQ(syncs, count_restarts(copy, head));
-	note("%lld restores: %d stream restarts (A-Sync, Trace Info, Trace On) in %llu bytes, %lld starts with no trace\n",
-	     events, count_restarts(copy, head), (unsigned long long)head,
-	     quiet);
+	note("%lld restores: %d stream restarts (A-Sync, Trace Info, Trace On) in %llu bytes\n",
+	     events, count_restarts(copy, head), (unsigned long long)head);
+	note("%lld starts ended before any trace\n", quiet);
 	free(copy);
 	tbuf_close(&t);
 }
