@@ -20,6 +20,9 @@
 #   RIG_ONLY=REGEX    keep only the plan entries whose name matches REGEX
 #                     (module loads are always kept): for iterating on one
 #                     suite; the result says how many entries were left out
+#   RIG_HOST_SUITES=no  no host or post suite (with RIG_ONLY, to iterate on
+#                     VM entries without the host's cores going to the rest;
+#                     the result counts only the VM's entries)
 #   RIG_VM_LOCK=FILE  take an exclusive flock on FILE around each VM run, so
 #                     several checkouts on one machine never boot at once
 #
@@ -177,6 +180,7 @@ host_tests() {
 		host_suite "$(basename "$script" .sh)" "$script" "$build"
 	done
 }
+[ "${RIG_HOST_SUITES:-yes}" = no ] && host_tests() { :; }
 bg "host suites" host host_tests
 
 # The plan of each run: every manifest list, plus the fault canary if asked.
@@ -231,6 +235,8 @@ post_tests() {
 	done
 	return 0
 }
+
+[ "${RIG_HOST_SUITES:-yes}" = no ] && post_tests() { :; }
 
 run_args=()
 post_runs=()
