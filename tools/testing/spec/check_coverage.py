@@ -63,6 +63,7 @@ ALLOWLIST = sorted([
     'INSTEN',	# TRCEVENTCTL1R.INSTEN field
     'ISTALL',	# TRCSTALLCTLR.ISTALL field
     'README',	# the file name
+    'REVIDR',	# REVIDR_EL1, in a kernel commit's title (compat.rst)
     'RESULT',	# the rig's result line
     'RUNDIR',	# a shell variable
     'SELECT',	# TRCRSCTLR.SELECT field

@@ -259,4 +259,7 @@ config_rejected() {
 	tap $? "self-test: a snapshot without its -e 0 is rejected"
 	rm -rf "$bad"
 }
-[ "$plan" = 4 ] && config_rejected
+if [ "$plan" = 4 ]; then
+	config_rejected
+fi
+finish
