@@ -138,7 +138,7 @@ ss_segment() {
 }
 
 # lister_clean_gaps DIR SOURCE FILE GAPS OUT: lister_clean for a buffer
-# with gap records (GAPS: etecap's gaps_cpu<N>.txt, "OFFSET LOST REASON"
+# with gap records (GAPS: etecap's gaps_cpu<N>.txt, offset, bytes lost and why,
 # per line): where the driver recorded a gap the stream may break off
 # mid-packet and resume without a synchronisation point (a stop, a drop,
 # a lap overwritten: nothing makes the trace unit emit an A-Sync there),
