@@ -140,7 +140,8 @@ phase "host tools" make -s -C "$top/tools/ete" host OUT="$build/host-tools"
 # Host-side suites: each leaves a TAP file (and FILE.rc) and its --host
 # argument of rig_results.py in the file $suite_args.  Each runs under
 # timeout(1) with a budget of RIG_SUITE_TIMEOUT seconds (default 1200; 600
-# more per kernel for the static checks), or RIG_SUITE_TIMEOUT_<suite> for
+# more per kernel for the static checks, twice as much for e2e_decode and
+# perf_decode), or RIG_SUITE_TIMEOUT_<suite> for
 # one (RIG_SUITE_TIMEOUT_e2e_decode=1800):
 # when it is spent the suite's whole process group is killed (TERM, then
 # KILL 30 s later) and FILE.timeout holds the budget, which rig_results.py
@@ -154,8 +155,14 @@ host_suite() {
 	shift
 	local tap=$build/host/${name// /-}.tap var=RIG_SUITE_TIMEOUT_${name%% *}
 	local budget=${RIG_SUITE_TIMEOUT:-1200} pid rc t0=$SECONDS
-	# the static checks build every module with sparse once per kernel
-	[ "$name" = static_checks ] && budget=$((budget + 600 * $(echo $kernels | wc -w)))
+	# the static checks build every module with sparse once per kernel;
+	# the decoders of the last kernel's full-volume streams list and
+	# decode 64 MiB per CPU (e2e_decode took 620 s beside a VM and 1200
+	# with two more jobs on a 2-core host; a limit is a hang guard)
+	case $name in
+	static_checks) budget=$((budget + 600 * $(echo $kernels | wc -w))) ;;
+	"e2e_decode "* | "perf_decode "*) budget=$((budget * 2)) ;;
+	esac
 	budget=${!var:-$budget}
 	rm -f "$tap.timeout"
 	timeout -k 30 "$budget" "$@" >"$tap" 2>&1 &
