@@ -69,6 +69,7 @@ static void em_cap_program(const struct ete_access *acc, u64 base,
 	ete_write(acc, ETE_TRBSR_EL1, 0);
 	ete_write(acc, ETE_TRBMAR_EL1, 0);
 	ete_write(acc, ETE_TRBTRG_EL1, 0);
+	ete_sync(acc, ETE_SYNC_ISB);
 	ete_write(acc, ETE_TRBLIMITR_EL1, (base + size) |
 		  FIELD_PREP(EM_TRBLIMITR_TM, EM_TM_IGNORE) | EM_TRBLIMITR_E);
 	ete_write(acc, ETE_TRFCR_EL1, EM_TRFCR_E0TRE | EM_TRFCR_ExTRE);

@@ -6,6 +6,7 @@
  * stall_map).
  */
 
+#include <linux/bitfield.h>
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
@@ -362,6 +363,68 @@ static int em_flush_to_limit_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(em_flush_to_limit_fops, em_flush_to_limit_get,
 			 em_flush_to_limit_set, "%llu\n");
 
+/* "<bit> <name>" per check: the bits of the disable_checks parameter */
+static int em_checks_show(struct seq_file *s, void *v)
+{
+	unsigned int c;
+
+	for (c = 0; c < EM_NR_CHECKS; c++)
+		seq_printf(s, "%u %s\n", c, em_check_name(c));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(em_checks);
+
+static int em_left_enabled_get(void *data, u64 *val)
+{
+	struct em_unit *u = data;
+
+	*val = !!(READ_ONCE(u->trblimitr) & EM_TRBLIMITR_E);
+	return 0;
+}
+
+/*
+ * 1: the TRBE as a previous kernel left it (kexec, a crash kernel): enabled
+ * on a page of its own, with writes a DSB has not completed.  A driver that
+ * takes it over must drain it before disabling it (TRBE_UNFLUSHED).  -EBUSY
+ * if the TRBE is enabled already (a driver owns it).
+ */
+static int em_left_enabled_set(void *data, u64 val)
+{
+	struct em_unit *u = data;
+	void *page, *old = NULL;
+	unsigned long flags;
+	int ret = 0;
+
+	if (val != 1)
+		return -EINVAL;
+	page = (void *)get_zeroed_page(GFP_KERNEL);
+	if (!page)
+		return -ENOMEM;
+	raw_spin_lock_irqsave(&u->lock, flags);
+	if (u->trblimitr & EM_TRBLIMITR_E) {
+		ret = -EBUSY;
+		old = page;
+	} else {
+		old = u->left_page;
+		u->left_page = page;
+		u->trbbaser = (u64)(uintptr_t)page;
+		u->trbptr = u->trbbaser;
+		u->trbsr = 0;
+		u->trblimitr = (u->trbbaser + PAGE_SIZE) |
+			       FIELD_PREP(EM_TRBLIMITR_FM, EM_FM_FILL) |
+			       FIELD_PREP(EM_TRBLIMITR_TM, EM_TM_IGNORE) |
+			       EM_TRBLIMITR_E;
+		u->align_len = 0;
+		u->mem_pending = true;
+		u->trbe_unsync = false;
+	}
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	free_page((unsigned long)old);
+	return ret;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(em_left_enabled_fops, em_left_enabled_get,
+			 em_left_enabled_set, "%llu\n");
+
 static int em_replay_mode_get(void *data, u64 *val)
 {
 	struct em_unit *u = data;
@@ -662,6 +725,7 @@ void em_debugfs_init(struct ete_model *m)
 	em_dbg_model = m;
 	em_dir = debugfs_create_dir("ete_model", NULL);
 	debugfs_create_file("profile", 0444, em_dir, NULL, &em_profile_fops);
+	debugfs_create_file("checks", 0444, em_dir, NULL, &em_checks_fops);
 	debugfs_create_file("capture", 0600, em_dir, NULL, &em_capture_fops);
 	debugfs_create_file("capture.ini", 0444, em_dir, NULL,
 			    &em_capture_ini_fops);
@@ -691,6 +755,8 @@ void em_debugfs_init(struct ete_model *m)
 					   &em_irq_hold_fops);
 		debugfs_create_file_unsafe("flush_to_limit", 0600, d, u,
 					   &em_flush_to_limit_fops);
+		debugfs_create_file_unsafe("left_enabled", 0600, d, u,
+					   &em_left_enabled_fops);
 		debugfs_create_file_unsafe("replay_mode", 0600, d, u,
 					   &em_replay_mode_fops);
 		debugfs_create_file_unsafe("settle", 0600, d, u,

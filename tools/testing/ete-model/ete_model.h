@@ -58,6 +58,12 @@ struct ete_model;
  *	unit's buffer (no TSB CSYNC since it was made: RJLRQH, RRFJQN), or
  *	with its writes since the last DSB not completed (004 section 4:
  *	TSB CSYNC is used with a DSB)
+ * @EM_TRBE_ENSYNC: TRBLIMITR_EL1.E set while a direct write to another
+ *	TRBE register (or to TRBLIMITR_EL1 itself) has had no context
+ *	synchronization event since: the TRBE's indirect reads may see E
+ *	before the pointers and the status it was set up with (Arm ARM,
+ *	"Synchronization requirements for AArch64 System registers";
+ *	coresight-trbe.c's isb() in trbe_enable_hw())
  * @EM_NR_CHECKS: number of checks
  */
 enum ete_model_check {
@@ -82,6 +88,7 @@ enum ete_model_check {
 	EM_EXTOSLK,
 	EM_TRBE_OFF,
 	EM_TRBE_UNFLUSHED,
+	EM_TRBE_ENSYNC,
 	EM_NR_CHECKS,
 };
 
@@ -135,7 +142,6 @@ void ete_model_set_fault(struct ete_model *m, int cpu,
 void ete_model_set_rate(struct ete_model *m, int cpu, unsigned int bpms);
 u64 ete_model_access_ns(struct ete_model *m, int cpu);
 void ete_model_set_pmstable_unknown(struct ete_model *m, int cpu, int val);
-void ete_model_set_mutation(struct ete_model *m, unsigned long disabled);
 void ete_model_set_midr(struct ete_model *m, u64 midr);
 void ete_model_set_midr_cpus(struct ete_model *m, u64 midr,
 			     unsigned long cpus);

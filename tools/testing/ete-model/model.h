@@ -226,6 +226,7 @@ struct em_unit {
 	bool statr_unsync;
 	bool tsb_unsync;
 	bool mem_pending;
+	bool trbe_unsync;	/* a TRBE register written since the last ISB */
 	int pmstable_unknown;
 
 	/* PE registers and the external view */
@@ -268,6 +269,11 @@ struct em_unit {
 	 * collecting also brings it to its limit (em_gen_flush_to_limit())
 	 */
 	bool flush_to_limit;
+	/*
+	 * debugfs left_enabled: the page a previous kernel's TRBE was left
+	 * writing to (freed with the unit)
+	 */
+	void *left_page;
 
 	/* trace output */
 	u8 fifo[EM_FIFO_SIZE];

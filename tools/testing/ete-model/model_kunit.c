@@ -776,6 +776,7 @@ static const struct em_mutation em_mutations[] = {
 	{ EM_EXTOSLK, em_sc_extoslk },
 	{ EM_TRBE_OFF, em_sc_trbe_off },
 	{ EM_TRBE_UNFLUSHED, em_sc_trbe_unflushed },
+	{ EM_TRBE_ENSYNC, em_sc_trbe_ensync },
 };
 
 static void em_mutation_desc(const struct em_mutation *mu, char *desc)
@@ -793,20 +794,8 @@ static void mutation_check_caught(struct kunit *test)
 	KUNIT_EXPECT_GE(test, em_viol(test, mu->check), 1U);
 }
 
-static void mutation_check_off_goes_unseen(struct kunit *test)
-{
-	const struct em_mutation *mu = test->param_value;
-	struct em_test *t = test->priv;
-
-	ete_model_set_mutation(t->m, BIT(mu->check));
-	mu->violate(test);
-	KUNIT_EXPECT_EQ(test, em_viol(test, mu->check), 0U);
-}
-
 static struct kunit_case em_mutation_cases[] = {
 	KUNIT_CASE_PARAM(mutation_check_caught, em_mutation_gen_params),
-	KUNIT_CASE_PARAM(mutation_check_off_goes_unseen,
-			 em_mutation_gen_params),
 	{}
 };
 

@@ -362,11 +362,14 @@ EXPORT_SYMBOL_GPL(ete_model_mmio_ops);
 /* Instances                                                          */
 /* ------------------------------------------------------------------ */
 
-/* Mask of checks switched off in new instances (mutation testing) */
+/*
+ * Mask of checks switched off in instances created from then on (make
+ * mutants: each check off in turn, the KUnit suites that must then fail)
+ */
 static unsigned long em_disabled_checks;
-module_param_named(disable_checks, em_disabled_checks, ulong, 0444);
+module_param_named(disable_checks, em_disabled_checks, ulong, 0644);
 MODULE_PARM_DESC(disable_checks,
-		 "mutation testing: bit N switches check N off (enum ete_model_check)");
+		 "mutation testing: bit N switches check N off (enum ete_model_check) in new instances");
 
 /**
  * ete_model_create() - a new model instance with one unit per possible CPU
@@ -390,7 +393,7 @@ struct ete_model *ete_model_create(const char *profile)
 	if (!m)
 		return NULL;
 	m->prof = p;
-	m->disabled = em_disabled_checks;
+	m->disabled = READ_ONCE(em_disabled_checks);
 	for_each_possible_cpu(cpu) {
 		struct em_unit *u = kzalloc(sizeof(*u), GFP_KERNEL);
 
@@ -436,6 +439,7 @@ void ete_model_destroy(struct ete_model *m)
 			continue;
 		em_unit_stop_deferred(u);
 		kfree(u->gen.replay);
+		free_page((unsigned long)u->left_page);
 		em_gen_free(u);
 		kfree(u);
 	}
@@ -574,19 +578,6 @@ void ete_model_set_pmstable_unknown(struct ete_model *m, int cpu, int val)
 	EM_UNIT_LOCKED(m, cpu, __u->pmstable_unknown = val);
 }
 EXPORT_SYMBOL_GPL(ete_model_set_pmstable_unknown);
-
-/**
- * ete_model_set_mutation() - switch checks off (mutation testing)
- * @m: the instance
- * @disabled: mask of BIT(enum ete_model_check)
- *
- * Context: any.
- */
-void ete_model_set_mutation(struct ete_model *m, unsigned long disabled)
-{
-	WRITE_ONCE(m->disabled, disabled);
-}
-EXPORT_SYMBOL_GPL(ete_model_set_mutation);
 
 /**
  * ete_model_set_midr() - the MIDR_EL1 every unit reports

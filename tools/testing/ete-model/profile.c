@@ -595,6 +595,7 @@ static const char *const em_check_names[EM_NR_CHECKS] = {
 	[EM_EXTOSLK] = "EXT_OS_LOCKED",
 	[EM_TRBE_OFF] = "TRBE_OFF",
 	[EM_TRBE_UNFLUSHED] = "TRBE_UNFLUSHED",
+	[EM_TRBE_ENSYNC] = "TRBE_ENABLE_UNSYNCED",
 };
 
 /**

@@ -147,5 +147,6 @@ void em_sc_extpd(struct kunit *test);
 void em_sc_extoslk(struct kunit *test);
 void em_sc_trbe_off(struct kunit *test);
 void em_sc_trbe_unflushed(struct kunit *test);
+void em_sc_trbe_ensync(struct kunit *test);
 
 #endif /* _ETE_MODEL_TEST_H */

@@ -145,6 +145,11 @@ void em_trbe_write(struct em_unit *u, u32 reg, u64 val)
 	else if (en && reg == ETE_TRBLIMITR_EL1 &&
 		 !(val & EM_TRBLIMITR_E) && (u->fifo_len || u->mem_pending))
 		em_violation(u, EM_TRBE_UNFLUSHED, reg, val, true);
+	/* the enable must see the other registers' writes (EM_TRBE_ENSYNC) */
+	if (!en && reg == ETE_TRBLIMITR_EL1 && (val & EM_TRBLIMITR_E) &&
+	    u->trbe_unsync)
+		em_violation(u, EM_TRBE_ENSYNC, reg, val, true);
+	u->trbe_unsync = true;
 	val &= wmask;
 	switch (reg) {
 	case ETE_TRBLIMITR_EL1:

@@ -51,6 +51,7 @@ static void em_trbe_setup(struct kunit *test, unsigned int pages,
 	em_wr(test, ETE_TRBSR_EL1, 0);
 	em_wr(test, ETE_TRBMAR_EL1, 0);
 	em_wr(test, ETE_TRBTRG_EL1, trg);
+	em_isb(test);
 	em_wr(test, ETE_TRBLIMITR_EL1, (base + pages * PAGE_SIZE) |
 	      FIELD_PREP(EM_TRBLIMITR_FM, fm) |
 	      FIELD_PREP(EM_TRBLIMITR_TM, tm) | EM_TRBLIMITR_E);
@@ -234,6 +235,7 @@ void em_sc_trbe_ptr(struct kunit *test)
 	base = em_base(test);
 	em_wr(test, ETE_TRBBASER_EL1, base);
 	em_wr(test, ETE_TRBPTR_EL1, base + PAGE_SIZE);	/* at the limit */
+	em_isb(test);
 	em_wr(test, ETE_TRBLIMITR_EL1, (base + PAGE_SIZE) | EM_TRBLIMITR_E);
 }
 
@@ -285,6 +287,40 @@ void em_sc_trbe_unflushed(struct kunit *test)
 	em_sync(test, ETE_SYNC_TSB);
 	em_isb(test);
 	em_wr(test, ETE_TRBLIMITR_EL1, 0);
+}
+
+/*
+ * F8 of issue 32: the buffer registers written, then E set with no ISB
+ * between: the TRBE may start from the old pointer or status.
+ */
+void em_sc_trbe_ensync(struct kunit *test)
+{
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_wr(test, ETE_TRBLIMITR_EL1, em_peek(test, ETE_TRBLIMITR_EL1) &
+	      ~EM_TRBLIMITR_E);
+	em_isb(test);
+	em_wr(test, ETE_TRBPTR_EL1, em_base(test) + 64);
+	em_wr(test, ETE_TRBLIMITR_EL1, em_peek(test, ETE_TRBLIMITR_EL1) |
+	      EM_TRBLIMITR_E);
+}
+
+static void trbe_enabled_before_isb(struct kunit *test)
+{
+	em_sc_trbe_ensync(test);
+	KUNIT_EXPECT_EQ(test, em_viol(test, EM_TRBE_ENSYNC), 1U);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 1U);
+}
+
+static void trbe_enabled_after_isb(struct kunit *test)
+{
+	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_wr(test, ETE_TRBLIMITR_EL1, em_peek(test, ETE_TRBLIMITR_EL1) &
+	      ~EM_TRBLIMITR_E);
+	em_wr(test, ETE_TRBPTR_EL1, em_base(test) + 64);
+	em_isb(test);
+	em_wr(test, ETE_TRBLIMITR_EL1, em_peek(test, ETE_TRBLIMITR_EL1) |
+	      EM_TRBLIMITR_E);
+	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
 }
 
 static void trbe_disabled_without_dsb(struct kunit *test)
@@ -391,6 +427,7 @@ static void trbe_stopped_discards(struct kunit *test)
 	em_trbe_setup(test, 1, EM_FM_FILL, EM_TM_IGNORE, 0);
 	em_wr(test, ETE_TRBLIMITR_EL1, 0);
 	em_wr(test, ETE_TRBSR_EL1, EM_TRBSR_S);
+	em_isb(test);
 	em_wr(test, ETE_TRBLIMITR_EL1, (em_base(test) + PAGE_SIZE) |
 	      EM_TRBLIMITR_E);
 	em_run(test);
@@ -449,6 +486,7 @@ static void trbe_off_while_prohibited(struct kunit *test)
 	em_wr(test, ETE_TRBLIMITR_EL1, 0);
 	em_tick(test, 256);
 	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
+	em_isb(test);
 	em_wr(test, ETE_TRBLIMITR_EL1, (em_base(test) + PAGE_SIZE) |
 	      EM_TRBLIMITR_E);
 	em_isb(test);
@@ -500,6 +538,8 @@ static struct kunit_case em_trbe_cases[] = {
 	KUNIT_CASE(trbe_disabled_while_tracing),
 	KUNIT_CASE(trbe_disabled_after_prohibit_and_flush),
 	KUNIT_CASE(trbe_disabled_without_dsb),
+	KUNIT_CASE(trbe_enabled_before_isb),
+	KUNIT_CASE(trbe_enabled_after_isb),
 	KUNIT_CASE(trbe_disabled_with_trace_in_unit),
 	KUNIT_CASE(tsb_flushes_slow_unit_at_once),
 	KUNIT_CASE(rvtncs_read_after_flush_needs_isb),

@@ -731,6 +731,7 @@ void em_unit_sync(struct em_unit *u, enum ete_sync what)
 		u->csync_pending = false;
 		u->statr_unsync = false;
 		u->tsb_unsync = false;
+		u->trbe_unsync = false;
 		u->trfcr_eff = u->trfcr;
 		em_unit_check_sink(u);
 		break;

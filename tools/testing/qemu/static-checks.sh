@@ -28,7 +28,7 @@ plan=0
 # checkpatch, and the kernel version tests
 [ "$only" != build ] && plan=2
 # a build per kernel, and the layer check of ete.ko and trbe.ko
-[ "$only" != checkpatch ] && plan=$((plan + $(echo $kernels | wc -w) + 4))
+[ "$only" != checkpatch ] && plan=$((plan + $(echo $kernels | wc -w) + 5))
 tap_plan "$plan"
 
 # checkpatch_one FILE OUT: checkpatch's whole output for FILE in OUT, its
@@ -142,6 +142,18 @@ if [ "$only" != checkpatch ]; then
 			tap $? "ete_sysreg_${f%%:*}: the TRBE's registers and TRFCR_EL1 by an inline ${insn^^}" \
 				"${missing:+# not inline:$missing}"
 		done
+		# The drop policy's data_lost_tail store is complete before
+		# the TRBE is enabled to write over the data it gives up: a
+		# DSB ST (wmb()) between the gap record and the new window
+		# (issue 32 F12; the model has no memory ordering to see it)
+		aarch64-linux-gnu-objdump -dr --no-show-raw-insn "$scratch/trbe/hw.o" |
+			awk '/^[0-9a-f]+ <.*>:$/ { gap = 0 }
+				/R_AARCH64_CALL26[ \t]+trbe_stream_gap$/ { gap = 1; dsb = 0 }
+				gap && /\tdsb\tst$/ { dsb = 1 }
+				gap && /R_AARCH64_CALL26[ \t]+trbe_fill_window$/ {
+					if (dsb) found = 1; gap = 0 }
+				END { exit !found }'
+		tap $? "trbe: a DSB ST between the drop policy's gap record and its new window (wmb() after data_lost_tail)"
 	done
 	rm -rf "$scratch"
 fi

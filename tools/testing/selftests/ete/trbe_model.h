@@ -69,17 +69,18 @@ static inline unsigned char *seq_bytes(__u64 from, size_t len)
 
 /* ---- files ----------------------------------------------------------------- */
 
-/*
- * Unload module @name and load it again from /lib/modules/ete (the rig's
- * initramfs): 0, or the -errno of the unload (-EAGAIN: in use) or load.
- */
-static inline int module_reload(const char *name)
+/* Unload module @name: 0 or -errno (-EAGAIN: in use) */
+static inline int module_unload(const char *name)
+{
+	return syscall(__NR_delete_module, name, O_NONBLOCK) ? -errno : 0;
+}
+
+/* Load module @name from /lib/modules/ete (the rig's initramfs) */
+static inline int module_load(const char *name)
 {
 	char path[96];
 	int fd, ret = 0;
 
-	if (syscall(__NR_delete_module, name, O_NONBLOCK))
-		return -errno;
 	snprintf(path, sizeof(path), "/lib/modules/ete/%s.ko", name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || syscall(__NR_finit_module, fd, "", 0))
@@ -87,6 +88,17 @@ static inline int module_reload(const char *name)
 	if (fd >= 0)
 		close(fd);
 	return ret;
+}
+
+/*
+ * Unload module @name and load it again: 0, or the -errno of the unload
+ * (-EAGAIN: in use) or load.
+ */
+static inline int module_reload(const char *name)
+{
+	int ret = module_unload(name);
+
+	return ret ? ret : module_load(name);
 }
 
 /*

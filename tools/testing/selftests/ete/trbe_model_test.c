@@ -798,4 +798,24 @@ TEST_F_TIMEOUT(model, flush_ioctl_publishes_and_wakes, 120)
 	free(seq);
 }
 
+/*
+ * Issue 32 F9: a TRBE a previous kernel left enabled (kexec, a crash
+ * kernel), its writes not completed by a DSB.  trbe.ko's probe resets it:
+ * drained in a prohibited region before the disable (the model logs
+ * TRBE_UNFLUSHED otherwise, which the teardown fails on), then disabled.
+ */
+TEST_F_TIMEOUT(model, probe_drains_a_trbe_left_enabled, 120)
+{
+	int ret;
+
+	if (!model_present(self->cpu))
+		SKIP(return, "no TRBE model on cpu%d", self->cpu);
+	ASSERT_EQ(0, module_unload("trbe"));
+	ret = model_set(self->cpu, "left_enabled", "1");
+	ASSERT_EQ(0, module_load("trbe"));
+	ASSERT_EQ(0, ret) TH_LOG("left_enabled: %s", strerror(-ret));
+	EXPECT_EQ(0, model_num(self->cpu, "left_enabled"));
+	EXPECT_EQ(0, sink_order_restore());
+}
+
 TEST_HARNESS_MAIN
