@@ -69,10 +69,22 @@ static inline unsigned char *seq_bytes(__u64 from, size_t len)
 
 /* ---- files ----------------------------------------------------------------- */
 
-/* Unload module @name: 0 or -errno (-EAGAIN: in use) */
+/*
+ * Unload module @name: 0 or -errno (-EBUSY: still in use after a second;
+ * a file of the last test may still be closing)
+ */
 static inline int module_unload(const char *name)
 {
-	return syscall(__NR_delete_module, name, O_NONBLOCK) ? -errno : 0;
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		if (!syscall(__NR_delete_module, name, O_NONBLOCK))
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EAGAIN)
+			return -errno;
+		usleep(20000);
+	}
+	return -EBUSY;
 }
 
 /* Load module @name from /lib/modules/ete (the rig's initramfs) */

@@ -275,35 +275,6 @@ static int hp_state(const char *name)
 	return n;
 }
 
-static int module_unload(const char *name)
-{
-	int i;
-
-	/* a file of the last test may still be closing */
-	for (i = 0; i < 50; i++) {
-		if (!syscall(__NR_delete_module, name, O_NONBLOCK))
-			return 0;
-		if (errno != EWOULDBLOCK && errno != EAGAIN)
-			return -errno;
-		usleep(20000);
-	}
-	return -EBUSY;
-}
-
-static int module_load(const char *name)
-{
-	char path[96];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), "/lib/modules/ete/%s.ko", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || syscall(__NR_finit_module, fd, "", 0))
-		ret = -errno;
-	if (fd >= 0)
-		close(fd);
-	return ret;
-}
-
 /*
  * trbe.ko's hotplug state below ete.ko's (@below) or above (the rig's
  * order): trbe.ko loaded again, with trbe_test_hp_slot.ko's slot free or
