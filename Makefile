@@ -15,6 +15,11 @@
 #                        the last make check left, for that kernel (default:
 #                        the newest run's)
 #   make demo            README's main job: boot the VM, load, trace, decode
+#   make mutants [MUTANTS="f08-no-isb-before-trbe-enable ..."]
+#                        each driver fault of tools/testing/mutants/ built
+#                        and booted with the suites that must catch it, and
+#                        the model's checks switched off in turn: the kill
+#                        table
 #   make checkpatch      checkpatch --strict on every source file
 #   make KDIR=/path      build against other kernel headers
 #
@@ -69,6 +74,9 @@ demo:
 bench:
 	@$(RIG)/bench.sh
 
+mutants:
+	@$(RIG)/mutants.sh $(MUTANTS)
+
 checkpatch:
 	@$(RIG)/static-checks.sh $(BUILD) checkpatch
 
@@ -77,4 +85,4 @@ version:
 
 -include $(TOP)/install.mk
 
-.PHONY: all rig-kernel modules tests clean check post demo bench checkpatch version
+.PHONY: all rig-kernel modules tests clean check post demo bench mutants checkpatch version
