@@ -130,7 +130,7 @@ run_mutant() {
 			"$tree/build" build >"$log" 2>&1
 		if grep -q '^not ok' "$log"; then
 			result "$name" killed "$(grep '^not ok' "$log" | head -n 2 |
-				sed -E 's/^not ok [0-9]+ - //' | paste -sd ';' -)"
+				sed -E 's/^not ok [0-9]+ (- )?//' | paste -sd ';' -)"
 		elif grep -q '^ok' "$log"; then
 			result "$name" survived "static checks all passed"
 		else
@@ -167,11 +167,19 @@ run_model_checks() {
 		result model-checks error "no TAP from the guest (log $log)"
 		return
 	fi
+	# "ok N - NAME masked: ...", the first case the baseline
+	local re='^(not )?ok [0-9]+ - ([A-Za-z0-9_]+):? (.*)$' verdict
 	while read -r line; do
-		case $line in
-		"ok "*) result "check:$(echo "$line" | awk '{print $4}')" killed "${line#* - }" ;;
-		"not ok "*) result "check:$(echo "$line" | awk '{print $5}')" survived "${line#* - }" ;;
-		esac
+		[[ $line =~ $re ]] || continue
+		if [ "${BASH_REMATCH[2]}" = baseline ]; then
+			# every check on: nothing may fail, or no kill means anything
+			[ -z "${BASH_REMATCH[1]}" ] && continue
+			result "model checks baseline" error "${BASH_REMATCH[3]}"
+			continue
+		fi
+		verdict=killed
+		[ -n "${BASH_REMATCH[1]}" ] && verdict=survived
+		result "model check ${BASH_REMATCH[2]}" "$verdict" "${BASH_REMATCH[3]#masked: }"
 	done < <(grep -E '^(not )?ok [0-9]+ - ' "$t")
 }
 

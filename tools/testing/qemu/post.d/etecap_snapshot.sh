@@ -144,11 +144,12 @@ first=
 for run in "$@"; do
 	snaps=$(ls -d "$build/runs/$run"/etecap/*/ 2>/dev/null)
 	if [ -z "$snaps" ]; then
-		# etecap_test is in the whole suite (el1), not the smoke subset
-		if [ "${run##*/}" = el1 ]; then
+		# etecap_test is in the whole suite (el1), not in the smoke
+		# runs: nothing to check there, and nothing to count
+		if grep -q 'etecap_test' "$build/runs/$run/plan" 2>/dev/null; then
 			tap 1 "$run: the VM left etecap snapshots"
 		else
-			skip "$run: no etecap snapshots" "etecap_test runs in the whole suite only"
+			echo "# $run: its plan has no etecap_test, no snapshot to check"
 		fi
 		continue
 	fi
