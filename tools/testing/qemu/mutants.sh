@@ -65,12 +65,22 @@ prepare_tree() {
 			git -c user.name=mutants -c user.email=mutants@localhost \
 				commit -q --allow-empty -m base &&
 			git tag -f base >/dev/null
-	)
+	) || return 1
+	# what an earlier run's mutants touched, after rsync's mtimes
+	reset_tree
 }
 
-# reset_tree: the copy back at "base", build/ kept
+# reset_tree: the copy back at "base", build/ kept; the files a mutant
+# changed are touched, so that make rebuilds their objects: rsync and git
+# may give a file back an mtime older than the mutant's object (seen: a
+# second run's rsync put back the checkout's mtime, and the object of the
+# mutant before was linked into a module that should have had none)
 reset_tree() {
-	git -C "$tree" checkout -qf base && git -C "$tree" clean -qfd
+	git -C "$tree" checkout -qf base && git -C "$tree" clean -qfd || return 1
+	if [ -s "$work/dirty" ]; then
+		(cd "$tree" && xargs -r touch -- <"$work/dirty") || return 1
+		rm -f "$work/dirty"
+	fi
 }
 
 # run_check LOG [VAR=VALUE...]: check.sh of the copy, EL1 on one kernel, no
@@ -121,6 +131,9 @@ run_mutant() {
 		return
 	fi
 	reset_tree || { result "$name" error "the copy could not be reset"; return; }
+	# listed before it is applied: a run cut short leaves it to the next
+	git -C "$tree" apply --numstat "$patch" 2>/dev/null |
+		awk '{ print $3 }' >>"$work/dirty"
 	if ! git -C "$tree" apply "$patch" 2>"$log"; then
 		result "$name" error "does not apply: $(head -n 1 "$log")"
 		return
