@@ -47,13 +47,17 @@ fi
 # The copy: this checkout's files (tracked and new, as build-modules.sh
 # takes them), committed as "base" in a repository of its own; its build/
 # links to this one's kernels, their sources and busybox.  Kept between
-# runs: rsync keeps timestamps, so only what a mutant touched rebuilds.
+# runs.  rsync compares contents and does not copy timestamps: a file
+# comes over only if it changed, with the time of now, so make rebuilds
+# it.  (With rsync -a, a second run gave trbe/hw.c back the checkout's
+# older time, and the last mutant's hw.o stayed in the modules: every
+# enable then broke the ISB rule in runs of other mutants.)
 prepare_tree() {
 	local d
 	"$here/build-kernel.sh" "$build" "$kernel" >/dev/null || return 1
 	mkdir -p "$tree/build"
 	(cd "$top" && git ls-files -co --exclude-standard | grep -v '^build/') |
-		rsync -a --files-from=- "$top/" "$tree/" || return 1
+		rsync -rlp --checksum --files-from=- "$top/" "$tree/" || return 1
 	for d in "kernel-$kernel" "linux-source-$kernel" busybox src; do
 		[ -e "$build/$d" ] && ln -sfn "$build/$d" "$tree/build/$d"
 	done
@@ -65,22 +69,13 @@ prepare_tree() {
 			git -c user.name=mutants -c user.email=mutants@localhost \
 				commit -q --allow-empty -m base &&
 			git tag -f base >/dev/null
-	) || return 1
-	# what an earlier run's mutants touched, after rsync's mtimes
-	reset_tree
+	)
 }
 
-# reset_tree: the copy back at "base", build/ kept; the files a mutant
-# changed are touched, so that make rebuilds their objects: rsync and git
-# may give a file back an mtime older than the mutant's object (seen: a
-# second run's rsync put back the checkout's mtime, and the object of the
-# mutant before was linked into a module that should have had none)
+# reset_tree: the copy back at "base", build/ kept.  git gives each file
+# it restores the time of now, newer than the mutant's object.
 reset_tree() {
-	git -C "$tree" checkout -qf base && git -C "$tree" clean -qfd || return 1
-	if [ -s "$work/dirty" ]; then
-		(cd "$tree" && xargs -r touch -- <"$work/dirty") || return 1
-		rm -f "$work/dirty"
-	fi
+	git -C "$tree" checkout -qf base && git -C "$tree" clean -qfd
 }
 
 # run_check LOG [VAR=VALUE...]: check.sh of the copy, EL1 on one kernel, no
@@ -131,9 +126,6 @@ run_mutant() {
 		return
 	fi
 	reset_tree || { result "$name" error "the copy could not be reset"; return; }
-	# listed before it is applied: a run cut short leaves it to the next
-	git -C "$tree" apply --numstat "$patch" 2>/dev/null |
-		awk '{ print $3 }' >>"$work/dirty"
 	if ! git -C "$tree" apply "$patch" 2>"$log"; then
 		result "$name" error "does not apply: $(head -n 1 "$log")"
 		return
