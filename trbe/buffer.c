@@ -317,6 +317,26 @@ void trbe_stream_begin(struct trbe_cpu *tc)
 }
 
 /**
+ * trbe_stream_end() - a session ends on the stream
+ * @tc: the CPU, the TRBE disabled and its last data published
+ *
+ * A break still pending (the TRBE stopped full and never restarted: the
+ * session ended WAITING, or its stop found the buffer full) is recorded at
+ * the head: the stream broke off there, its last packet possibly cut short,
+ * and what the trace unit made after it is gone.  Without the record, a
+ * decoder reads the cut packet as an error (OpenCSD: I_INCOMPLETE_EOT).
+ *
+ * Context: any; tc->slock held.
+ */
+void trbe_stream_end(struct trbe_cpu *tc)
+{
+	if (!tc->gap_pending)
+		return;
+	trbe_stream_gap(tc, tc->head, ETE_TRBE_LOST_UNKNOWN, tc->gap_pending);
+	tc->gap_pending = 0;
+}
+
+/**
  * trbe_stream_wrapped() - count a wrap of the TRBE pointer
  * @tc: the CPU
  *

@@ -407,6 +407,7 @@ void trbe_stream_publish(struct trbe_cpu *tc, u64 head);
 void trbe_stream_gap(struct trbe_cpu *tc, u64 offset, u64 lost, u32 reason);
 void trbe_stream_set_state(struct trbe_cpu *tc, enum ete_trbe_state state);
 void trbe_stream_begin(struct trbe_cpu *tc);
+void trbe_stream_end(struct trbe_cpu *tc);
 void trbe_stream_wrapped(struct trbe_cpu *tc);
 void trbe_stream_lost(struct trbe_cpu *tc, u64 bytes);
 void trbe_stream_error(struct trbe_cpu *tc, int err, u64 sr);

@@ -77,6 +77,9 @@ static void trbe_handle_at(struct trbe_cpu *tc, u64 sr, u64 ptr,
 	if (!go_on) {
 		if (st->action == TRBE_ACT_TRIG_STOP)
 			trbe_stream_set_state(tc, ETE_TRBE_STATE_STOPPED);
+		/* Full, as it is stopped: the stream broke off here */
+		if (st->action == TRBE_ACT_FULL && !tc->gap_pending)
+			tc->gap_pending = ETE_TRBE_GAP_STOPPED;
 		return;
 	}
 	switch (st->action) {

@@ -174,6 +174,8 @@ void trbe_pm_forget(void *priv, int cpu)
 	if (tc->pm.saved && tc->pm.armed && tc->buf &&
 	    (tc->pm.sr & (TRBE_SR_IRQ | TRBE_SR_S)))
 		trbe_take_saved_event(tc, tc->pm.sr, tc->pm.ptr);
+	if (tc->buf)
+		trbe_stream_end(tc);
 	tc->pm.saved = false;
 	/* trbe.ko's online callback resets the TRBE and unmasks the PPI */
 	tc->pm.irq_masked = false;

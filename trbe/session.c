@@ -203,6 +203,7 @@ static void trbe_sink_stop_local(void *priv, int cpu)
 	tc->trfcr_held = false;
 	if (tc->buf) {
 		trbe_disarm_local(tc);
+		trbe_stream_end(tc);
 		if (tc->state == ETE_TRBE_STATE_RUNNING ||
 		    tc->state == ETE_TRBE_STATE_WAITING)
 			trbe_stream_set_state(tc, ETE_TRBE_STATE_IDLE);

@@ -48,7 +48,8 @@ enum ete_trbe_state {
  * enum ete_trbe_gap_reason - why continuity broke at a gap
  * @ETE_TRBE_GAP_STOPPED: the TRBE was stopped (buffer full while the
  *	reader was behind, or a restart): the trace unit's output until the
- *	restart is lost, in an unknown amount
+ *	restart is lost, in an unknown amount; at the end of a session that
+ *	ended stopped, the stream broke off there (last packet maybe cut)
  * @ETE_TRBE_GAP_DROPPED: the driver overwrote unconsumed data (policy
  *	"drop"); ete_trbe_gap.lost is exact
  * @ETE_TRBE_GAP_OVERWRITTEN: wrap or circular mode overwrote older data

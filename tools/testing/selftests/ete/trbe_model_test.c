@@ -124,6 +124,45 @@ TEST_F_TIMEOUT(model, fill_exact_to_limit, 120)
 	free(seq);
 }
 
+/*
+ * Stopped while WAITING: the stream broke off at the limit (its last packet
+ * may be cut short there, and what the unit made after the fill is gone),
+ * so the session's end is a STOPPED gap record at the head.  Before the fix
+ * the pending gap was recorded only when the TRBE restarted: a capture that
+ * ended while its buffer was full (etecap's, a reader that fell behind)
+ * ended mid-packet with no record, and OpenCSD listed I_INCOMPLETE_EOT.
+ */
+TEST_F_TIMEOUT(model, stop_while_waiting_records_the_break, 120)
+{
+	unsigned char *seq = seq_bytes(0, 256 * KB);
+	struct ete_trbe_status st;
+
+	if (!model_present(self->cpu))
+		SKIP(return, "no ETE/TRBE model loaded");
+	model_configure(self->cpu, "65536", "fill", "ignore", "0", "stop");
+	ASSERT_EQ(0, model_replay(self->cpu, seq, 256 * KB));
+	ASSERT_EQ(0, open_started(_metadata, self));
+	ASSERT_EQ(0, tbuf_wait_state(&self->t, ETE_TRBE_STATE_WAITING, 20));
+	/* nothing restarted: nothing recorded yet */
+	EXPECT_EQ((__u64)0, self->t.hdr->gap_count);
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STATUS, &st));
+	EXPECT_EQ((__u64)65536, tbuf_head(&self->t));
+	ASSERT_EQ((__u64)1, st.gap_count);
+	EXPECT_EQ((__u64)65536, self->t.hdr->gaps[0].offset);
+	EXPECT_EQ((__u64)ETE_TRBE_GAP_STOPPED, self->t.hdr->gaps[0].reason);
+	EXPECT_EQ(ETE_TRBE_LOST_UNKNOWN, self->t.hdr->gaps[0].lost);
+	/* the next session's own record follows it, at the same place */
+	model_replay(self->cpu, NULL, 0);
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_START));
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
+	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STATUS, &st));
+	ASSERT_EQ((__u64)2, st.gap_count);
+	EXPECT_EQ((__u64)ETE_TRBE_GAP_SESSION, self->t.hdr->gaps[1].reason);
+	EXPECT_EQ((__u64)65536, self->t.hdr->gaps[1].offset);
+	free(seq);
+}
+
 /* Wrap and circular: the newest buffer's worth, byte-exact */
 static void check_newest(struct __test_metadata *_metadata, struct tbuf *t,
 			 __u64 emitted)
