@@ -425,6 +425,48 @@ static int em_left_enabled_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(em_left_enabled_fops, em_left_enabled_get,
 			 em_left_enabled_set, "%llu\n");
 
+static int em_stray_irq_get(void *data, u64 *val)
+{
+	struct em_unit *u = data;
+
+	*val = !!(READ_ONCE(u->trbsr) & EM_TRBSR_IRQ);
+	return 0;
+}
+
+/*
+ * 1: TRBSR_EL1.IRQ set with the TRBE not enabled, and the PPI asserted: an
+ * interrupt no session armed for (as when the registers are UNKNOWN after
+ * a power-up the driver has not restored yet, or a save left an event
+ * pending).  The line is level-sensitive: each tick pends it again while
+ * the bit is set (irq_relatch), and counts a tick that finds it taken and
+ * left set (irq_left_set).  0: clear the bit.  -EBUSY while the TRBE is
+ * enabled.
+ */
+static int em_stray_irq_set(void *data, u64 val)
+{
+	struct em_unit *u = data;
+	unsigned long flags;
+	int ret = 0;
+
+	if (val > 1)
+		return -EINVAL;
+	raw_spin_lock_irqsave(&u->lock, flags);
+	if (!val) {
+		u->trbsr &= ~EM_TRBSR_IRQ;
+	} else if (u->trblimitr & EM_TRBLIMITR_E) {
+		ret = -EBUSY;
+	} else {
+		u->trbsr |= EM_TRBSR_IRQ;
+		u->irq_req = true;
+	}
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	if (!ret)
+		em_unit_kick(u);
+	return ret;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(em_stray_irq_fops, em_stray_irq_get,
+			 em_stray_irq_set, "%llu\n");
+
 static int em_replay_mode_get(void *data, u64 *val)
 {
 	struct em_unit *u = data;
@@ -757,6 +799,8 @@ void em_debugfs_init(struct ete_model *m)
 					   &em_flush_to_limit_fops);
 		debugfs_create_file_unsafe("left_enabled", 0600, d, u,
 					   &em_left_enabled_fops);
+		debugfs_create_file_unsafe("stray_irq", 0600, d, u,
+					   &em_stray_irq_fops);
 		debugfs_create_file_unsafe("replay_mode", 0600, d, u,
 					   &em_replay_mode_fops);
 		debugfs_create_file_unsafe("settle", 0600, d, u,
