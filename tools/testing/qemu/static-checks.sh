@@ -110,16 +110,16 @@ if [ "$only" != build ]; then
 	bad=
 	nprod=0
 	for f in $prod; do
-		n=$(wc -l <"$f") || { bad+="$f: unreadable"$'\n'; continue; }
+		len=$(wc -l <"$f") || { bad+="$f: unreadable"$'\n'; continue; }
 		nprod=$((nprod + 1))
 		known=no
 		for k in $long_known; do
 			[ "$k" = "$f" ] && known=yes
 		done
-		if [ "$known" = no ] && [ "$n" -gt 600 ]; then
-			bad+="$f: $n lines"$'\n'
-		elif [ "$known" = yes ] && [ "$n" -le 600 ]; then
-			bad+="$f: $n lines, take it off the known list"$'\n'
+		if [ "$known" = no ] && [ "$len" -gt 600 ]; then
+			bad+="$f: $len lines"$'\n'
+		elif [ "$known" = yes ] && [ "$len" -le 600 ]; then
+			bad+="$f: $len lines, take it off the known list"$'\n'
 		fi
 	done
 	[ -z "$bad" ] && [ "$nprod" -gt 0 ]
@@ -136,7 +136,7 @@ if [ "$only" != checkpatch ]; then
 		log=$(make -s -C "$build/kernel-$k" M="$scratch" ARCH=arm64 \
 			CROSS_COMPILE=aarch64-linux-gnu- ETE_TESTS=y W=1 C=2 -j"$jobs" modules 2>&1)
 		rc=$?
-		warnings=$(echo "$log" | grep -E 'warning|error|: note:' | grep -v '^make')
+		warnings=$(echo "$log" | grep -E 'warning:|error:|: note:' | grep -v '^make')
 		[ "$rc" = 0 ] && [ -z "$warnings" ]
 		tap $? "$k: W=1 C=2 (sparse) build of every module is warning-free (exit $rc)" \
 			"$warnings"

@@ -123,7 +123,7 @@ for t in "${targets[@]}"; do
 		[ "${vermagic%% *}" = "$release" ]
 	tap $? "$label: plain make builds only ${built:-nothing}(vermagic ${vermagic%% *})" \
 		"$(echo "$log" | tail -20)"
-	warnings=$(echo "$log" | grep -E 'warning|error|WARNING|ERROR' | grep -v '^make')
+	warnings=$(echo "$log" | grep -E '(warning|error|WARNING|ERROR):' | grep -v '^make')
 	[ "$rc" = 0 ] && [ -z "$warnings" ]
 	tap $? "$label: warning-free" "$warnings"
 	rm -rf "$scratch"
