@@ -44,6 +44,7 @@
 #include <opencsd/c_api/opencsd_c_api.h>
 
 #include "perfdata.h"
+#include "snapshot.h"
 
 #define FNV_BASIS	0xcbf29ce484222325ULL
 #define FNV_PRIME	0x100000001b3ULL
@@ -173,16 +174,16 @@ struct gap {
 	char what[64];		/* "lost reason", as gaps_cpuN.txt says */
 };
 
-/* One CPU's decode: set up in the main thread, decoded in a worker */
+/* One trace source's decode: set up in the main thread, decoded in a worker */
 struct job {
-	int cpu;
+	int cpu;		/* -1: a source of no core cpu_N */
+	const struct ss_source *src;
+	uint32_t trace_id;	/* TRCTRACEIDR.TRACEID */
 	uint8_t *trace;
 	size_t len;
 	struct gap *gaps;
 	size_t ngaps;
 	uint64_t *gap_offs;	/* gaps[].off, for split() */
-	uint8_t **dumps;
-	int ndumps;
 	dcd_tree_handle_t tree;
 	struct decode d;
 	struct out out;
@@ -232,54 +233,6 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-/*
- * ini_get() - value of KEY in [SECTION] of an ini text, into @out.
- * Keys compare case-insensitively; "TRCIDR0" matches "TRCIDR0(size:32)".
- */
-static bool ini_get(const char *text, const char *section, const char *key,
-		    char *out, size_t size)
-{
-	const char *p = text;
-	bool in = false;
-	size_t klen = strlen(key);
-
-	while (p && *p) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-
-		while (len && (p[len - 1] == '\r' || p[len - 1] == ' '))
-			len--;
-		if (len && p[0] == '[') {
-			in = len == strlen(section) + 2 &&
-			     !strncmp(p + 1, section, len - 2);
-		} else if (in && len > klen && !strncasecmp(p, key, klen) &&
-			   (p[klen] == '=' || p[klen] == '(' || p[klen] == ' ')) {
-			const char *v = memchr(p, '=', len);
-
-			if (v) {
-				size_t vl = len - (v + 1 - p);
-
-				if (vl >= size)
-					vl = size - 1;
-				memcpy(out, v + 1, vl);
-				out[vl] = 0;
-				return true;
-			}
-		}
-		p = eol ? eol + 1 : NULL;
-	}
-	return false;
-}
-
-static uint32_t ini_reg(const char *text, const char *key)
-{
-	char v[64];
-
-	if (!ini_get(text, "regs", key, v, sizeof(v)))
-		return 0;
-	return strtoul(v, NULL, 0);
-}
-
 static char *path_in(const char *dir, const char *name)
 {
 	char *p;
@@ -289,58 +242,16 @@ static char *path_in(const char *dir, const char *name)
 	return p;
 }
 
-static int cmp_int(const void *a, const void *b)
+/* etecap's names: ETE_<cpu>, whose gaps are in gaps_cpu<cpu>.txt */
+static bool etecap_source(const struct ss_source *src)
 {
-	int x = *(const int *)a, y = *(const int *)b;
+	char name[32];
 
-	return (x > y) - (x < y);
-}
-
-/* The CPU numbers N of the ETE_<N>.ini files in @dir, sorted; their count */
-static size_t list_cpus(const char *dir, int *cpus, size_t max)
-{
-	struct dirent *e;
-	DIR *d = opendir(dir);
-	size_t n = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d)) && n < max) {
-		char *end;
-		long cpu;
-
-		if (strncmp(e->d_name, "ETE_", 4) ||
-		    e->d_name[4] < '0' || e->d_name[4] > '9')
-			continue;
-		cpu = strtol(e->d_name + 4, &end, 10);
-		if (strcmp(end, ".ini") || cpu < 0 || cpu > INT_MAX)
-			continue;
-		cpus[n++] = cpu;
-	}
-	closedir(d);
-	qsort(cpus, n, sizeof(*cpus), cmp_int);
-	return n;
+	snprintf(name, sizeof(name), "ETE_%d", src->cpu);
+	return src->cpu >= 0 && !strcmp(src->dev->name, name);
 }
 
 /* ---- decode ---- */
-
-/* One past the highest N of the [dumpN] sections of an ini text */
-static int ini_dump_sections(const char *text)
-{
-	const char *p = text;
-	int n = 0;
-
-	while ((p = strstr(p, "[dump"))) {
-		char *end;
-		long k = strtol(p + 5, &end, 10);
-
-		if (end != p + 5 && *end == ']' && k >= 0 && k < INT_MAX &&
-		    k + 1 > n)
-			n = k + 1;
-		p += 5;
-	}
-	return n;
-}
 
 /* ---- output ---- */
 
@@ -762,30 +673,23 @@ static void read_elf_txt(const char *dir)
 	fclose(f);
 }
 
-/* The memory images of cpu_N.ini that are ELF files (each file once) */
-static void read_image_elfs(const char *dir, const char *cpu_ini, struct vec *seen)
+/* The memory images of a core that are ELF files (each file once) */
+static void read_image_elfs(const struct ss_device *core, struct vec *seen)
 {
-	int k, n = ini_dump_sections(cpu_ini);
+	size_t k, i;
 
-	for (k = 0; k < n; k++) {
-		char sect[16], file[256], addr[32], *p;
-		size_t i;
+	for (k = 0; k < core->ndumps; k++) {
+		const struct ss_dump *m = &core->dumps[k];
 
-		snprintf(sect, sizeof(sect), "dump%d", k);
-		if (!ini_get(cpu_ini, sect, "file", file, sizeof(file)) ||
-		    !ini_get(cpu_ini, sect, "address", addr, sizeof(addr)))
-			continue;
-		p = path_in(dir, file);
 		for (i = 0; i < seen->len; i++)
-			if (!strcmp(AT(*seen, char *, i), p))
+			if (!strcmp(AT(*seen, char *, i), m->file))
 				break;
-		if (i < seen->len) {
-			free(p);
+		if (i < seen->len)
 			continue;
-		}
-		*(char **)vec_push(seen) = p;
-		if (is_elf(p))
-			elf_symbols(p, strtoull(addr, NULL, 0), true);
+		*(char **)vec_push(seen) = strdup(m->file);
+		/* an ELF image is the whole file, at its load bias */
+		if (!m->offset && is_elf(m->file))
+			elf_symbols(m->file, m->address, true);
 	}
 }
 
@@ -1358,9 +1262,13 @@ static void decode_job(struct job *j)
 
 	if (j->skip)
 		return;
-	if (cfg.mode == MODE_PRINT && !cfg.json)
+	if (cfg.mode == MODE_PRINT && !cfg.json && etecap_source(j->src))
 		out_fmt(d->out, "# cpu %d: %zu bytes, %zu gaps\n", j->cpu, j->len,
 			j->ngaps);
+	else if (cfg.mode == MODE_PRINT && !cfg.json)
+		out_fmt(d->out, "# cpu %d: source %s, buffer %s, %s 0x%x: %zu bytes, %zu gaps\n",
+			j->cpu, j->src->dev->name, j->src->buf->name,
+			"trace ID", j->trace_id, j->len, j->ngaps);
 	cur_decode = d;
 	for (seg = 0; seg <= j->ngaps; seg++) {
 		size_t end = seg < j->ngaps ? j->gaps[seg].off : j->len;
@@ -1493,92 +1401,183 @@ static void read_gaps(const char *dir, struct job *j)
 	fclose(f);
 }
 
-/* The buffer file of ETE_<cpu> in trace.ini, or trace_cpu<cpu>.bin */
-static char *trace_file(const char *dir, int cpu)
+/*
+ * The memory images, each file read once for every source that decodes
+ * with it; read-only once the jobs run, so the trees of several threads
+ * share them.
+ */
+struct image {
+	char *path;
+	uint8_t *data;
+	size_t len;
+};
+
+static struct vec images = { .size = sizeof(struct image) };
+
+static const struct image *load_image(const char *path)
 {
-	char key[32], buf[64], file[256], sect[32], *ini, *p;
-	int b;
+	struct image *im;
+	size_t i;
 
-	p = path_in(dir, "trace.ini");
-	ini = slurp(p, NULL);
-	free(p);
-	snprintf(key, sizeof(key), "ETE_%d", cpu);
-	if (ini && ini_get(ini, "source_buffers", key, buf, sizeof(buf))) {
-		for (b = 0; b < 64; b++) {
-			char name[64];
+	for (i = 0; i < images.len; i++)
+		if (!strcmp(AT(images, struct image, i).path, path))
+			return AT(images, struct image, i).data ?
+			       &AT(images, struct image, i) : NULL;
+	im = vec_push(&images);
+	im->path = strdup(path);
+	im->data = (uint8_t *)slurp(path, &im->len);
+	if (!im->data)
+		fprintf(stderr, "ete-decode: %s: %s: its code is not decoded\n",
+			path, strerror(errno));
+	return im->data ? im : NULL;
+}
 
-			snprintf(sect, sizeof(sect), "buffer%d", b);
-			if (ini_get(ini, sect, "name", name, sizeof(name)) &&
-			    !strcmp(name, buf) &&
-			    ini_get(ini, sect, "file", file, sizeof(file))) {
-				free(ini);
-				return path_in(dir, file);
-			}
+/* A [dumpK] space= of the snapshot format, as OpenCSD's snapshot reader */
+static int mem_space(const char *name, ocsd_mem_space_acc_t *sp)
+{
+	static const struct {
+		const char *name;
+		int space;
+	} map[] = {
+		{ "EL1S", OCSD_MEM_SPACE_EL1S }, { "EL1N", OCSD_MEM_SPACE_EL1N },
+		{ "EL2", OCSD_MEM_SPACE_EL2 }, { "EL2N", OCSD_MEM_SPACE_EL2 },
+		{ "EL2S", OCSD_MEM_SPACE_EL2S }, { "EL3", OCSD_MEM_SPACE_EL3 },
+		{ "S", OCSD_MEM_SPACE_S }, { "N", OCSD_MEM_SPACE_N },
+		{ "H", OCSD_MEM_SPACE_EL2 }, { "P", OCSD_MEM_SPACE_EL1N },
+		{ "NP", OCSD_MEM_SPACE_EL1N }, { "SP", OCSD_MEM_SPACE_EL1S },
+		/* Realm spaces: OpenCSD 1.4 and later (values of its header) */
+		{ "EL1R", 0x20 }, { "EL2R", 0x40 }, { "ROOT", 0x80 },
+		{ "R", 0x60 },
+	};
+	size_t i;
+
+	if (!*name || !strcmp(name, "ANY")) {
+		*sp = OCSD_MEM_SPACE_ANY;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(map); i++) {
+		if (!strcmp(map[i].name, name)) {
+			*sp = (ocsd_mem_space_acc_t)map[i].space;
+			return 0;
 		}
 	}
-	free(ini);
-	snprintf(file, sizeof(file), "trace_cpu%d.bin", cpu);
-	return path_in(dir, file);
+	return -1;
+}
+
+/* The core's memory images into @j's tree: 0, or 2 and a message */
+static int add_images(struct job *j)
+{
+	const struct ss_device *core = j->src->core;
+	size_t k;
+
+	for (k = 0; core && k < core->ndumps; k++) {
+		const struct ss_dump *m = &core->dumps[k];
+		const struct image *im = load_image(m->file);
+		ocsd_mem_space_acc_t sp;
+		uint64_t len;
+
+		/* as OpenCSD's reader: the code there decodes as unavailable */
+		if (!im)
+			continue;
+		if (mem_space(m->space, &sp)) {
+			fprintf(stderr, "ete-decode: %s: space=%s: not a memory space\n",
+				core->ini.path, m->space);
+			return 2;
+		}
+		if (m->offset > im->len) {
+			fprintf(stderr, "ete-decode: %s: offset=0x%llx is past the end of %s\n",
+				core->ini.path, ULL(m->offset), m->file);
+			return 2;
+		}
+		len = im->len - m->offset;
+		if (m->length && m->length < len)
+			len = m->length;
+		if (!len)
+			continue;
+		if (len > UINT32_MAX) {
+			fprintf(stderr, "ete-decode: %s: %s: an image of 4 GiB or more\n",
+				core->ini.path, m->file);
+			return 2;
+		}
+		if (ocsd_dt_add_buffer_mem_acc(j->tree, m->address, sp,
+					       im->data + m->offset, len) != OCSD_OK) {
+			fprintf(stderr, "ete-decode: %s: %s at 0x%llx: %s\n",
+				core->ini.path, m->file, ULL(m->address),
+				"OpenCSD refused it (an overlap?)");
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* An ETE register of the source's ini; @def < 0: required */
+static int ete_reg(const struct ss_device *dev, const char *name, int64_t def,
+		   uint32_t *val)
+{
+	int ret = ss_reg(dev, name, val);
+
+	if (ret == -ENOENT && def >= 0) {
+		*val = def;
+		return 0;
+	}
+	if (ret)
+		fprintf(stderr, "ete-decode: %s: [regs] %s %s\n", dev->ini.path,
+			name, ret == -ENOENT ? "is missing" :
+			"is not a 32-bit number");
+	return ret ? 2 : 0;
 }
 
 /*
- * setup_job() - read CPU @j->cpu's trace, gaps, registers and memory
+ * setup_job() - read a trace source's trace, gaps, registers and memory
  * images, and make its decode tree.  In the main thread: the library's
  * list of trees and its error logger's list of sources are not locked.
+ * A CoreSight-formatted buffer is deformatted in the tree, which decodes
+ * the source's trace ID only.  The registers OpenCSD's snapshot reader
+ * requires are required; the others have its defaults.
  * @seen: the image files looked at for symbols already.  0, or 2 (and
  * a message) for a file that cannot be read or a decoder not made.
  */
-static int setup_job(const char *dir, struct job *j, struct vec *seen)
+static int setup_job(struct snapshot *ss, struct job *j, struct vec *seen)
 {
-	char name[64], *ete_ini, *cpu_ini, *p;
+	const struct ss_source *src = j->src;
 	ocsd_ete_cfg ecfg = { 0 };
+	uint32_t flags = 0;
 	uint8_t csid;
-	int k, ret = 2;
+	int ret = 2;
 
 	j->d.ranges.size = sizeof(struct range);
 	j->d.asyncs.size = sizeof(uint64_t);
 	j->d.cpu = j->cpu;
 	j->d.out = &j->out;
-	p = trace_file(dir, j->cpu);
-	j->trace = (uint8_t *)slurp(p, &j->len);
+	j->trace = (uint8_t *)slurp(src->buf->file, &j->len);
 	if (!j->trace) {
-		fprintf(stderr, "ete-decode: %s: %s\n", p, strerror(errno));
-		free(p);
+		fprintf(stderr, "ete-decode: %s: %s\n", src->buf->file,
+			strerror(errno));
 		return 2;
 	}
-	free(p);
-	read_gaps(dir, j);
-	snprintf(name, sizeof(name), "ETE_%d.ini", j->cpu);
-	p = path_in(dir, name);
-	ete_ini = slurp(p, NULL);
-	free(p);
-	snprintf(name, sizeof(name), "cpu_%d.ini", j->cpu);
-	p = path_in(dir, name);
-	cpu_ini = slurp(p, NULL);
-	free(p);
-	if (!ete_ini || !cpu_ini) {
-		fprintf(stderr, "ete-decode: %s: no ETE_%d.ini or cpu_%d.ini\n",
-			dir, j->cpu, j->cpu);
-		goto out;
-	}
-	if (cfg.mode == MODE_PRINT)
-		read_image_elfs(dir, cpu_ini, seen);
-	/* every image etecap saved (up to 512), kept until the tree goes */
-	j->ndumps = ini_dump_sections(cpu_ini);
-	j->dumps = calloc(j->ndumps ? j->ndumps : 1, sizeof(*j->dumps));
-	if (!j->dumps)
-		goto out;
-	ecfg.reg_idr0 = ini_reg(ete_ini, "TRCIDR0");
-	ecfg.reg_idr1 = ini_reg(ete_ini, "TRCIDR1");
-	ecfg.reg_idr2 = ini_reg(ete_ini, "TRCIDR2");
-	ecfg.reg_idr8 = ini_reg(ete_ini, "TRCIDR8");
-	ecfg.reg_devarch = ini_reg(ete_ini, "TRCDEVARCH");
-	ecfg.reg_configr = ini_reg(ete_ini, "TRCCONFIGR");
-	ecfg.reg_traceidr = ini_reg(ete_ini, "TRCTRACEIDR");
+	if (etecap_source(src))
+		read_gaps(ss->dir, j);
+	if (cfg.mode == MODE_PRINT && src->core)
+		read_image_elfs(src->core, seen);
+	if (ete_reg(src->dev, "TRCCONFIGR", -1, &ecfg.reg_configr) ||
+	    ete_reg(src->dev, "TRCTRACEIDR", -1, &ecfg.reg_traceidr) ||
+	    ete_reg(src->dev, "TRCIDR0", -1, &ecfg.reg_idr0) ||
+	    ete_reg(src->dev, "TRCIDR1", 0x4100F403, &ecfg.reg_idr1) ||
+	    ete_reg(src->dev, "TRCIDR2", -1, &ecfg.reg_idr2) ||
+	    ete_reg(src->dev, "TRCIDR8", 0, &ecfg.reg_idr8) ||
+	    ete_reg(src->dev, "TRCDEVARCH", 0x47705A13, &ecfg.reg_devarch))
+		return 2;
 	ecfg.arch_ver = ARCH_AA64;
 	ecfg.core_prof = OCSD_PROFILE_A;
+	j->trace_id = ecfg.reg_traceidr & 0x7f;
 
-	j->tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
+	if (src->buf->format == SS_CORESIGHT)
+		flags = OCSD_DFRMTR_FRAME_MEM_ALIGN;
+	else if (src->buf->format == SS_DSTREAM_CORESIGHT)
+		flags = OCSD_DFRMTR_HAS_FSYNCS;
+	j->tree = ocsd_create_dcd_tree(src->buf->format == SS_SOURCE_DATA ?
+				       OCSD_TRC_SRC_SINGLE :
+				       OCSD_TRC_SRC_FRAME_FORMATTED, flags);
 	if (!j->tree) {
 		fprintf(stderr, "ete-decode: cannot create a decode tree\n");
 		goto out;
@@ -1587,46 +1586,21 @@ static int setup_job(const char *dir, struct job *j, struct vec *seen)
 	if (ocsd_dt_create_decoder(j->tree, OCSD_BUILTIN_DCD_ETE,
 				   OCSD_CREATE_FLG_FULL_DECODER, &ecfg,
 				   &csid) != OCSD_OK) {
-		fprintf(stderr, "ete-decode: cannot create the ETE decoder\n");
+		fprintf(stderr, "ete-decode: %s: cannot create the ETE decoder\n",
+			src->dev->ini.path);
 		goto out;
 	}
 	ocsd_dt_set_gen_elem_outfn(j->tree, elem_cb, &j->d);
-	for (k = 0; k < j->ndumps; k++) {
-		char sect[16], file[256], addr[32];
-		size_t dlen;
-
-		snprintf(sect, sizeof(sect), "dump%d", k);
-		if (!ini_get(cpu_ini, sect, "file", file, sizeof(file)) ||
-		    !ini_get(cpu_ini, sect, "address", addr, sizeof(addr)))
-			continue;
-		p = path_in(dir, file);
-		j->dumps[k] = (uint8_t *)slurp(p, &dlen);
-		free(p);
-		if (!j->dumps[k]) {
-			fprintf(stderr, "ete-decode: %s: %s\n", file,
-				strerror(errno));
-			goto out;
-		}
-		ocsd_dt_add_buffer_mem_acc(j->tree, strtoull(addr, NULL, 0),
-					   OCSD_MEM_SPACE_ANY, j->dumps[k], dlen);
-	}
-	ret = 0;
+	ret = add_images(j);
 out:
 	errlog_release();
-	free(ete_ini);
-	free(cpu_ini);
 	return ret;
 }
 
 static void free_job(struct job *j)
 {
-	int k;
-
 	if (j->tree)
 		ocsd_destroy_dcd_tree(j->tree);
-	for (k = 0; k < j->ndumps && j->dumps; k++)
-		free(j->dumps[k]);
-	free(j->dumps);
 	free(j->trace);
 	free(j->gaps);
 	free(j->gap_offs);
@@ -1946,13 +1920,16 @@ static int compare(struct decode *d, struct vec *iv, struct truth *t,
 
 static const char usage[] =
 	"usage: ete-decode [options] SNAPSHOT_DIR\n"
-	"Decode the ETE trace of an OpenCSD snapshot directory (as etecap writes\n"
-	"it) with OpenCSD: print the executed instruction ranges with their\n"
+	"Decode the ETE trace of an OpenCSD snapshot directory (etecap's, or any\n"
+	"in OpenCSD's snapshot format) with OpenCSD: print the executed\n"
+	"instruction ranges with their\n"
 	"functions, the tasks, timestamps, exceptions, trace on/off and gaps.\n"
 	"\n"
-	"      --cpu N          decode CPU N's trace only (default: every CPU with\n"
-	"                       an ETE_<N>.ini in the snapshot; with --hash or\n"
-	"                       --compare, the lowest such N)\n"
+	"      --cpu N          decode the trace sources of core cpu_N only\n"
+	"                       (default: every ETE trace source of the snapshot;\n"
+	"                       with --hash or --compare, the lowest CPU's)\n"
+	"      --source NAME    decode the trace source NAME (ETE_0, ETE_0_s2) or\n"
+	"                       the ETE sources of the buffer NAME (ETB_1) only\n"
 	"      --format FMT     text (default) or json: one JSON object a line\n"
 	"  -j, --jobs N         decode up to N CPUs at once, a thread each\n"
 	"                       (default: the number of online CPUs; 1: one\n"
@@ -1977,10 +1954,11 @@ static const char usage[] =
 	"truth), 1 decode errors or differences, 2 bad usage or unreadable files.\n";
 
 enum { OPT_CPU = 256, OPT_HASH, OPT_COMPARE, OPT_VERSION, OPT_TO_PERF,
-	OPT_FORMAT };
+	OPT_FORMAT, OPT_SOURCE };
 
 static const struct option long_opts[] = {
 	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "hash", no_argument, NULL, OPT_HASH },
@@ -2083,10 +2061,73 @@ static int check_one(struct job *j, const char *truth)
 	return d->errors ? 1 : 0;
 }
 
+static int cmp_job(const void *a, const void *b)
+{
+	const struct job *x = a, *y = b;
+	unsigned int cx = x->cpu, cy = y->cpu;	/* -1, no CPU: last */
+
+	if (cx != cy)
+		return cx < cy ? -1 : 1;
+	return (x->src > y->src) - (x->src < y->src);
+}
+
+/*
+ * The jobs: the snapshot's ETE trace sources (of core cpu_@cpu if @cpu is
+ * not negative, named @source or in the buffer named @source if given),
+ * in CPU order.  --hash and --compare take a raw (source_data) buffer: the
+ * gaps and A-Syncs are at its byte offsets.  0, or 2 and a message.
+ */
+static int select_sources(const struct snapshot *ss, long cpu,
+			  const char *source)
+{
+	size_t i, n = 0;
+
+	jobs = calloc(ss->nsrc, sizeof(*jobs));
+	if (!jobs) {
+		perror("ete-decode");
+		return 2;
+	}
+	for (i = 0; i < ss->nsrc; i++) {
+		const struct ss_source *src = &ss->src[i];
+		bool named = source && (!strcmp(src->dev->name, source) ||
+					!strcmp(src->buf->name, source));
+
+		if ((cpu >= 0 && src->cpu != cpu) || (source && !named))
+			continue;
+		/* "ETE" or "ETE.<version>" as OpenCSD's snapshot reader */
+		if (strncmp(src->dev->type, "ETE", 3) ||
+		    (src->dev->type[3] && src->dev->type[3] != '.')) {
+			if (named)
+				fprintf(stderr, "ete-decode: %s: type=%s: %s\n",
+					src->dev->ini.path, src->dev->type,
+					"not an ETE trace source");
+			continue;
+		}
+		if (cfg.mode == MODE_STORE && src->buf->format != SS_SOURCE_DATA) {
+			fprintf(stderr, "ete-decode: %s: %s\n", src->buf->name,
+				"--hash and --compare need source_data, not formatted trace");
+			return 2;
+		}
+		jobs[n].src = src;
+		jobs[n].cpu = src->cpu;
+		n++;
+	}
+	njobs = n;
+	if (!njobs) {
+		fprintf(stderr, "ete-decode: %s: no ETE trace source%s%s%s\n",
+			ss->dir, source ? " named " : "", source ? source : "",
+			cpu >= 0 ? " of that CPU" : "");
+		return 2;
+	}
+	qsort(jobs, njobs, sizeof(*jobs), cmp_job);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	const char *dir = NULL, *truth = NULL, *perf = NULL;
-	static int cpus[MAX_CPUS];
+	const char *dir = NULL, *truth = NULL, *perf = NULL, *source = NULL;
+	struct snapshot ss;
+	char err[512];
 	struct vec seen = { .size = sizeof(char *) };
 	unsigned long long bytes = 0;
 	long cpu = -1, nthreads = 0, online;
@@ -2102,6 +2143,9 @@ int main(int argc, char **argv)
 			cpu = number(optarg, 0, INT_MAX);
 			if (cpu < 0)
 				return bad_usage("--cpu takes a CPU number", optarg);
+			break;
+		case OPT_SOURCE:
+			source = optarg;
 			break;
 		case OPT_FORMAT:
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
@@ -2142,19 +2186,17 @@ int main(int argc, char **argv)
 				 NULL);
 	cfg.mode = perf ? MODE_CONTEXTS : hash || truth ? MODE_STORE : MODE_PRINT;
 
-	if (cpu >= 0) {
-		cpus[0] = cpu;
-		njobs = 1;
-	} else {
-		njobs = list_cpus(dir, cpus, MAX_CPUS);
-		if (!njobs) {
-			fprintf(stderr, "ete-decode: %s: no ETE_<N>.ini\n", dir);
-			return 2;
-		}
-		/* one CPU's truth: the lowest CPU's */
-		if (cfg.mode == MODE_STORE)
-			njobs = 1;
+	if (ss_open(&ss, dir, err, sizeof(err))) {
+		fprintf(stderr, "ete-decode: %s\n", err);
+		ss_close(&ss);
+		return 2;
 	}
+	ret = select_sources(&ss, cpu, source);
+	if (ret)
+		goto out;
+	/* one CPU's truth: the lowest CPU's */
+	if (cfg.mode == MODE_STORE)
+		njobs = 1;
 	if (cfg.mode == MODE_PRINT) {
 		read_symbols_txt(dir);
 		read_elf_txt(dir);
@@ -2170,16 +2212,10 @@ int main(int argc, char **argv)
 	t0 = now();
 	ocsd_def_errlog_init(OCSD_ERR_SEV_ERROR, 1);
 	ocsd_def_errlog_config_output(C_API_MSGLOGOUT_FLG_NONE, NULL);
-	jobs = calloc(njobs, sizeof(*jobs));
-	if (!jobs) {
-		perror("ete-decode");
-		return 2;
-	}
 	for (k = 0; k < njobs; k++) {
-		jobs[k].cpu = cpus[k];
 		jobs[k].d.slot = k;
 		jobs[k].d.quiet = hash || perf;
-		ret = setup_job(dir, &jobs[k], &seen);
+		ret = setup_job(&ss, &jobs[k], &seen);
 		/* --to-perf takes the CPUs it has files of, as perfdata.c does */
 		if (ret && perf) {
 			jobs[k].skip = true;
@@ -2215,6 +2251,12 @@ out:
 	for (k = 0; k < njobs; k++)
 		free_job(&jobs[k]);
 	free(jobs);
+	for (k = 0; k < images.len; k++) {
+		free(AT(images, struct image, k).path);
+		free(AT(images, struct image, k).data);
+	}
+	free(images.p);
+	ss_close(&ss);
 	for (k = 0; k < seen.len; k++)
 		free(AT(seen, char *, k));
 	free(seen.p);
