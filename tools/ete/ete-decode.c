@@ -49,8 +49,6 @@
 #define FNV_BASIS	0xcbf29ce484222325ULL
 #define FNV_PRIME	0x100000001b3ULL
 #define Q_MARK		0xffffffffffffffffULL	/* EM_TRUTH_Q_MARK */
-#define MAX_GAPS	4096
-#define MAX_CPUS	4096
 /* ocsd_core_profile_t's Cortex-A value, named without its CamelCase */
 #define OCSD_PROFILE_A	((ocsd_core_profile_t)3)
 /* a CPU's output goes to stdout when its turn has come, at this size */
@@ -63,6 +61,7 @@
 #endif
 
 #define ULL(x) ((unsigned long long)(x))
+#define SZ_1G (1UL << 30)
 #define AT(v, type, i) (((type *)(v).p)[i])
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -1289,7 +1288,9 @@ static void decode_job(struct job *j)
 			uint32_t n = 0;
 			ocsd_datapath_resp_t r;
 
-			r = process(j->tree, OCSD_OP_DATA, start, end - start,
+			/* the library takes 32-bit lengths: a GiB at a time */
+			r = process(j->tree, OCSD_OP_DATA, start,
+				    end - start < SZ_1G ? end - start : SZ_1G,
 				    j->trace + start, &n);
 			if (OCSD_DATA_RESP_IS_FATAL(r)) {
 				d->errors++;
@@ -1380,7 +1381,7 @@ static void read_gaps(const char *dir, struct job *j)
 	free(p);
 	if (!f)
 		return;
-	while (j->ngaps < MAX_GAPS && fgets(line, sizeof(line), f)) {
+	while (fgets(line, sizeof(line), f)) {
 		char *endp;
 		unsigned long long off = strtoull(line, &endp, 10);
 		struct gap *g;
@@ -1388,8 +1389,13 @@ static void read_gaps(const char *dir, struct job *j)
 		if (endp == line || !off ||
 		    (j->ngaps && off <= j->gaps[j->ngaps - 1].off))
 			continue;
-		j->gaps = xrealloc(j->gaps, (j->ngaps + 1) * sizeof(*j->gaps));
-		j->gap_offs = xrealloc(j->gap_offs, (j->ngaps + 1) * sizeof(uint64_t));
+		/* as many as there are: 16, then doubling */
+		if (!j->ngaps || (j->ngaps >= 16 && !(j->ngaps & (j->ngaps - 1)))) {
+			size_t cap = j->ngaps ? 2 * j->ngaps : 16;
+
+			j->gaps = xrealloc(j->gaps, cap * sizeof(*j->gaps));
+			j->gap_offs = xrealloc(j->gap_offs, cap * sizeof(uint64_t));
+		}
 		g = &j->gaps[j->ngaps];
 		g->off = off;
 		g->lost = strtoll(endp, NULL, 10);
