@@ -61,7 +61,7 @@
 #endif
 
 #define ULL(x) ((unsigned long long)(x))
-#define SZ_1G (1UL << 30)
+#define SZ_1G 0x40000000UL
 #define AT(v, type, i) (((type *)(v).p)[i])
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
