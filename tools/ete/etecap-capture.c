@@ -83,18 +83,36 @@ static long now_ms(void)
 }
 
 static int write_err;
+static const char *outdir;	/* the directory of the trace files */
+
+/* The trace file of @c, for a message */
+static const char *trace_path(const struct etecap_cpu *c)
+{
+	static char path[ETECAP_PATH];
+
+	return etecap_path(path, sizeof(path), "%s/trace_cpu%d.bin", outdir,
+			   c->cpu);
+}
 
 static void write_out(__u64 offset, const void *buf, size_t len, void *arg)
 {
 	struct etecap_cpu *c = arg;
+	size_t done;
 
 	if (etecap_track_piece(c, offset, len) && !write_err)
 		write_err = -ENOMEM;
 	if (!c->bytes)
 		c->first = offset;
-	if (fwrite(buf, 1, len, c->out) != len && !write_err)
-		write_err = -errno;
-	c->bytes += len;
+	errno = 0;
+	done = fwrite(buf, 1, len, c->out);
+	if (done != len) {
+		/* a short write without errno: the device is full */
+		if (!write_err)
+			write_err = errno ? -errno : -ENOSPC;
+		etecap_write_error(trace_path(c), write_err);
+	}
+	/* what the file holds, not what was drained */
+	c->bytes += done;
 }
 
 /*
@@ -148,6 +166,7 @@ static int open_cpus(struct etecap *e)
 			    strcmp(mode, "fill");
 		etecap_path(path, sizeof(path), "%s/trace_cpu%d.bin",
 			    e->o.outdir, c->cpu);
+		outdir = e->o.outdir;
 		c->out = fopen(path, "w");
 		if (!c->out) {
 			ret = -errno;
@@ -225,8 +244,8 @@ static int finish_cpus(struct etecap *e)
 		c->jumps = NULL;
 		free(c->gaps);
 		c->gaps = NULL;
-		if (fclose(c->out) && !ret)
-			ret = -errno;
+		if (etecap_fclose(c->out, trace_path(c)) && !ret)
+			ret = -EIO;
 		c->out = NULL;
 		trbe_consumer_close(&consumers[i]);
 	}
@@ -565,6 +584,7 @@ static int flight_snapshot(struct etecap *e, long elapsed)
 			c->out = fopen("/dev/null", "w");
 		}
 	}
+	outdir = e->o.outdir;
 	drain_all(e, false);
 	for (i = 0; i < e->o.ncpus; i++) {
 		struct etecap_cpu *c = &e->cpu[i];
@@ -576,8 +596,8 @@ static int flight_snapshot(struct etecap *e, long elapsed)
 		c->state = h->state;
 		c->last_error = h->last_error;
 		ret = ret ?: etecap_write_gaps(e->o.outdir, c, h);
-		if (c->out && fclose(c->out) && !ret)
-			ret = -errno;
+		if (c->out && etecap_fclose(c->out, trace_path(c)) && !ret)
+			ret = -EIO;
 		c->out = keep[i];
 	}
 	ret = ret ?: write_err;
@@ -585,6 +605,7 @@ static int flight_snapshot(struct etecap *e, long elapsed)
 	for (i = 0; i < ntracees && !ret; i++)
 		collect_task(e, tracees[i]);
 	etecap_flight_close(e, ret);
+	outdir = e->o.outdir;
 	free(keep);
 	/* the capture's files again, from the next byte on */
 	for (i = 0; i < e->o.ncpus; i++) {

@@ -174,6 +174,7 @@ int etecap_write_gaps(const char *dir, struct etecap_cpu *c,
 	etecap_path(path, sizeof(path), "%s/gaps_cpu%d.txt", dir, c->cpu);
 	f = fopen(path, "w");
 	if (!f) {
+		etecap_write_error(path, -errno);
 		free(g);
 		return -errno;
 	}
@@ -181,5 +182,5 @@ int etecap_write_gaps(const char *dir, struct etecap_cpu *c,
 		fprintf(f, "%llu %lld %u\n", (unsigned long long)g[k].offset,
 			g[k].lost, g[k].reason);
 	free(g);
-	return fclose(f) ? -errno : 0;
+	return etecap_fclose(f, path);
 }

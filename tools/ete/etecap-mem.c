@@ -92,14 +92,23 @@ static __u64 copy_bytes(int fd, off_t off, __u64 len, const char *path)
 			done = len;
 			break;
 		}
-		if (got <= 0 || write(out, buf, got) != got)
+		if (got <= 0)
 			break;
+		errno = 0;
+		if (write(out, buf, got) != got) {
+			/* a short write without errno: the device is full */
+			etecap_write_error(path, errno ? -errno : -ENOSPC);
+			break;
+		}
 		done += got;
 	}
 	/* OpenCSD 1.3.3 refuses a memory file of an odd length: pad to 4 */
 	if (done % 4 && pwrite(out, "\0\0\0", 4 - done % 4, done) > 0)
 		done += 4 - done % 4;
-	close(out);
+	if (fsync(out))
+		etecap_write_error(path, -errno);
+	if (close(out))
+		etecap_write_error(path, -errno);
 	if (!done)
 		unlink(path);
 	return done;
@@ -163,21 +172,20 @@ static int add_region(struct etecap_memset *m, const char *dir, __u64 va,
 /* memory.txt is opened here; 0 or -errno */
 int etecap_mem_init(struct etecap_memset *m, const char *dir)
 {
-	char path[ETECAP_PATH];
-
 	m->n = 0;
-	etecap_path(path, sizeof(path), "%s/memory.txt", dir);
-	m->log = fopen(path, "w");
-	if (!m->log)
+	etecap_path(m->log_path, sizeof(m->log_path), "%s/memory.txt", dir);
+	m->log = fopen(m->log_path, "w");
+	if (!m->log) {
+		etecap_write_error(m->log_path, -errno);
 		return -errno;
+	}
 	fprintf(m->log, "# action va length file source\n");
 	return 0;
 }
 
 void etecap_mem_finish(struct etecap_memset *m)
 {
-	if (m->log)
-		fclose(m->log);
+	etecap_fclose(m->log, m->log_path);
 	m->log = NULL;
 }
 
@@ -346,8 +354,8 @@ static void save_perf_map(struct etecap_memset *m, const char *dir,
 			break;
 	fprintf(m->log, "# symbols %s: perf-%d.map%s\n", path, pid,
 		out && !ferror(in) ? "" : " (not copied)");
-	if (out)
-		fclose(out);
+	etecap_path(path, sizeof(path), "%s/perf-%d.map", dir, pid);
+	etecap_fclose(out, path);
 	fclose(in);
 }
 

@@ -27,27 +27,25 @@
 
 #include "etecap.h"
 
-static FILE *create(const char *dir, const char *name, int n)
+static FILE *create(const char *dir, const char *name, int n, char *path)
 {
-	char file[64], path[ETECAP_PATH];
+	char file[64];
 	FILE *f;
 
 	snprintf(file, sizeof(file), name, n);
-	etecap_path(path, sizeof(path), "%s/%s", dir, file);
+	etecap_path(path, ETECAP_PATH, "%s/%s", dir, file);
 	f = fopen(path, "w");
-	if (!f)
+	if (!f) {
 		fprintf(stderr, "etecap: %s: %s\n", path, strerror(errno));
+		etecap_write_error(path, -errno);
+	}
 	return f;
-}
-
-static int close_file(FILE *f)
-{
-	return fclose(f) ? -errno : 0;
 }
 
 static int write_snapshot_ini(const struct etecap *e)
 {
-	FILE *f = create(e->o.outdir, "snapshot.ini", 0);
+	char path[ETECAP_PATH];
+	FILE *f = create(e->o.outdir, "snapshot.ini", 0, path);
 	int i, d = 0;
 
 	if (!f)
@@ -60,12 +58,13 @@ static int write_snapshot_ini(const struct etecap *e)
 		fprintf(f, "device%d=ETE_%d.ini\n", d++, e->cpu[i].cpu);
 	}
 	fprintf(f, "\n[trace]\nmetadata=trace.ini\n");
-	return close_file(f);
+	return etecap_fclose(f, path);
 }
 
 static int write_trace_ini(const struct etecap *e)
 {
-	FILE *f = create(e->o.outdir, "trace.ini", 0);
+	char path[ETECAP_PATH];
+	FILE *f = create(e->o.outdir, "trace.ini", 0, path);
 	int i;
 
 	if (!f)
@@ -83,13 +82,14 @@ static int write_trace_ini(const struct etecap *e)
 	fprintf(f, "\n[core_trace_sources]\n");
 	for (i = 0; i < e->o.ncpus; i++)
 		fprintf(f, "cpu_%d=ETE_%d\n", e->cpu[i].cpu, e->cpu[i].cpu);
-	return close_file(f);
+	return etecap_fclose(f, path);
 }
 
 /* The core: every memory image is visible to every CPU */
 static int write_core_ini(const struct etecap *e, int cpu)
 {
-	FILE *f = create(e->o.outdir, "cpu_%d.ini", cpu);
+	char path[ETECAP_PATH];
+	FILE *f = create(e->o.outdir, "cpu_%d.ini", cpu, path);
 	int k, d;
 
 	if (!f)
@@ -105,7 +105,7 @@ static int write_core_ini(const struct etecap *e, int cpu)
 			d++, r->file, (unsigned long long)r->va,
 			(unsigned long long)r->len);
 	}
-	return close_file(f);
+	return etecap_fclose(f, path);
 }
 
 static void describe_child(FILE *f, int st)
@@ -118,7 +118,8 @@ static void describe_child(FILE *f, int st)
 
 static int write_summary(const struct etecap *e)
 {
-	FILE *f = create(e->o.outdir, "etecap.txt", 0);
+	char path[ETECAP_PATH];
+	FILE *f = create(e->o.outdir, "etecap.txt", 0, path);
 	int i;
 
 	if (!f)
@@ -163,7 +164,7 @@ static int write_summary(const struct etecap *e)
 			(unsigned long long)(c->bytes ? c->first : c->next),
 			(unsigned long long)c->next);
 	}
-	return close_file(f);
+	return etecap_fclose(f, path);
 }
 
 /*
@@ -203,9 +204,10 @@ static void cpu_value(FILE *f, int cpu, const char *key, const char *path)
  */
 static int write_machine(const struct etecap *e)
 {
-	FILE *f = create(e->o.outdir, "machine.txt", 0);
-	struct utsname u;
 	char path[ETECAP_PATH];
+	FILE *f = create(e->o.outdir, "machine.txt", 0, path);
+	char sys[ETECAP_PATH];
+	struct utsname u;
 	int i;
 
 	if (!f)
@@ -223,11 +225,11 @@ static int write_machine(const struct etecap *e)
 		int cpu = e->cpu[i].cpu;
 
 		cpu_value(f, cpu, "midr_el1",
-			  etecap_sys(path, sizeof(path), MIDR_FILE, cpu));
+			  etecap_sys(sys, sizeof(sys), MIDR_FILE, cpu));
 		cpu_value(f, cpu, "trbe_errata",
-			  etecap_sys(path, sizeof(path), ERRATA_FILE, cpu));
+			  etecap_sys(sys, sizeof(sys), ERRATA_FILE, cpu));
 	}
-	return close_file(f);
+	return etecap_fclose(f, path);
 }
 
 /*

@@ -446,15 +446,17 @@ next:
  */
 int etecap_write_unit_ini(const char *dir, int cpu)
 {
-	char path[ETECAP_PATH], val[64];
+	char path[ETECAP_PATH], ini[ETECAP_PATH], val[64];
 	unsigned int i;
 	int ret = 0;
 	FILE *f;
 
-	etecap_path(path, sizeof(path), "%s/ETE_%d.ini", dir, cpu);
-	f = fopen(path, "w");
-	if (!f)
+	etecap_path(ini, sizeof(ini), "%s/ETE_%d.ini", dir, cpu);
+	f = fopen(ini, "w");
+	if (!f) {
+		etecap_write_error(ini, -errno);
 		return -errno;
+	}
 	fprintf(f, "[device]\nname=ETE_%d\nclass=trace_source\ntype=ETE\n\n[regs]\n",
 		cpu);
 	for (i = 0; i < ARRAY_SIZE(unit_regs); i++) {
@@ -469,7 +471,7 @@ int etecap_write_unit_ini(const char *dir, int cpu)
 	}
 	if (!ret)
 		ret = write_programmed(f, cpu);
-	if (fclose(f) && !ret)
-		ret = -errno;
+	if (etecap_fclose(f, ini) && !ret)
+		ret = -EIO;
 	return ret;
 }

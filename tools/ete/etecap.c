@@ -14,8 +14,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "etecap.h"
@@ -90,56 +92,6 @@ int etecap_check_path_room(const char *what, const char *path)
 }
 
 /* Files of an earlier snapshot in the same directory are removed first */
-static bool stale(const char *name)
-{
-	static const char * const prefixes[] = {
-		"trace_cpu", "gaps_cpu", "mem_", "maps_", "cpu_", "ETE_",
-		"perf-",
-	};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
-		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
-/* The other files a snapshot holds: removing one removes only these */
-static bool ours(const char *name)
-{
-	static const char * const names[] = {
-		"snapshot.ini", "trace.ini", "etecap.txt", "machine.txt",
-		"contexts.txt", "memory.txt", "kernel.txt", "modules.txt",
-		".mem.tmp",
-	};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(name, names[i]))
-			return true;
-	return stale(name);
-}
-
-/*
- * Remove a snapshot directory etecap wrote: its files, then the directory;
- * one that holds other files stays.  0 if it is gone (or never was).
- */
-static int remove_snapshot(const char *dir)
-{
-	char path[ETECAP_PATH];
-	struct dirent *d;
-	DIR *dp = opendir(dir);
-
-	if (!dp)
-		return errno == ENOENT ? 0 : -errno;
-	while ((d = readdir(dp)))
-		if (ours(d->d_name))
-			unlink(etecap_path(path, sizeof(path), "%s/%s", dir,
-					   d->d_name));
-	closedir(dp);
-	return rmdir(dir) && errno != ENOENT ? -errno : 0;
-}
-
 /* Bytes of CPU @cpu's buffer: -b, or what the TRBE is set to */
 static unsigned long long buffer_bytes(const struct etecap_opts *o, int cpu)
 {
@@ -229,80 +181,6 @@ static int preflight(const struct etecap *e)
 	return 0;
 }
 
-/*
- * The capture is complete in DIR.tmp: an earlier snapshot in DIR becomes
- * DIR.old (as perf keeps perf.data.old), DIR.tmp becomes DIR.
- */
-static int publish(struct etecap *e)
-{
-	char old[ETECAP_PATH];
-	struct stat st;
-	int ret;
-
-	snprintf(old, sizeof(old), "%s.old", e->dest);
-	/* an empty DIR (made for the run) is not worth keeping */
-	rmdir(e->dest);
-	if (!lstat(e->dest, &st)) {
-		ret = remove_snapshot(old);
-		if (ret) {
-			fprintf(stderr, "etecap: %s: %s\n"
-				"  it holds files etecap did not write: move them away;\n"
-				"  the new snapshot is in %s\n",
-				old, strerror(-ret), e->o.outdir);
-			return ret;
-		}
-		if (rename(e->dest, old)) {
-			ret = -errno;
-			fprintf(stderr, "etecap: %s to %s: %s\n"
-				"  the new snapshot is in %s\n",
-				e->dest, old, strerror(errno), e->o.outdir);
-			return ret;
-		}
-	}
-	if (rename(e->o.outdir, e->dest)) {
-		ret = -errno;
-		fprintf(stderr, "etecap: %s to %s: %s\n", e->o.outdir, e->dest,
-			strerror(errno));
-		return ret;
-	}
-	free(e->work);
-	e->work = NULL;
-	e->o.outdir = e->dest;
-	return 0;
-}
-
-static int prepare_dir(const char *dir)
-{
-	char path[ETECAP_PATH];
-	struct dirent *d;
-	DIR *dp;
-
-	char *slash;
-
-	/* mkdir -p */
-	snprintf(path, sizeof(path), "%s", dir);
-	for (slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = 0;
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "etecap: %s: %s\n", dir, strerror(errno));
-		return -errno;
-	}
-	dp = opendir(dir);
-	if (!dp) {
-		fprintf(stderr, "etecap: %s: %s\n", dir, strerror(errno));
-		return -errno;
-	}
-	while ((d = readdir(dp)))
-		if (stale(d->d_name))
-			unlink(etecap_path(path, sizeof(path), "%s/%s", dir,
-					   d->d_name));
-	closedir(dp);
-	return 0;
-}
-
 static void report(const struct etecap *e)
 {
 	int i;
@@ -359,112 +237,44 @@ int etecap_complete(struct etecap *e)
 			"etecap: %s: code of other tasks reached --others-max %lld MiB: %u mapping(s) not saved (\"cap\" lines of memory.txt); raise --others-max\n",
 			e->o.outdir, e->o.others_max >> 20, e->mem.others_skipped);
 	etecap_mem_finish(&e->mem);
-	if (e->contexts)
-		fclose(e->contexts);
+	if (e->contexts) {
+		char path[ETECAP_PATH];
+
+		etecap_fclose(e->contexts, etecap_path(path, sizeof(path),
+						       "%s/contexts.txt",
+						       e->o.outdir));
+	}
 	e->contexts = NULL;
 	return etecap_write_snapshot(e);
 }
 
-/* ------------------------------------------------------------------------
- * Flight snapshots: SIGUSR2 in wrap or circular mode writes DIR.<n>
- * (etecap-capture.c stops the CPUs, calls these around its drain, and
- * starts them again).  DIR.<n> is written as DIR.<n>.tmp, renamed when
- * complete; an earlier run's DIR.<n> is replaced.
+/*
+ * Two descriptors per CPU stay open while tracing (/dev/trbe<N> and its
+ * trace file), besides a few dozen of etecap's own: raise the soft limit
+ * of open files toward the hard one if 1,024 (the usual soft limit) is
+ * not enough.  0, or -EMFILE when the hard limit is too low.
  */
-
-/* What the capture writes to DIR.tmp, put aside while DIR.<n> is written */
-static struct {
-	const char *outdir;
-	struct etecap_memset mem;
-	FILE *contexts;
-	char dest[ETECAP_PATH], work[ETECAP_PATH];
-} aside;
-
-static int open_contexts(struct etecap *e)
+static int raise_nofile(int ncpus)
 {
-	char path[ETECAP_PATH];
+	rlim_t need = 2 * (rlim_t)ncpus + 64;
+	struct rlimit r;
 
-	e->contexts = fopen(etecap_path(path, sizeof(path), "%s/contexts.txt",
-					e->o.outdir), "w");
-	if (!e->contexts)
+	if (getrlimit(RLIMIT_NOFILE, &r) || r.rlim_cur >= need)
+		return 0;
+	if (r.rlim_max != RLIM_INFINITY && r.rlim_max < need) {
+		fprintf(stderr, "etecap: %d CPUs need %llu open files; the hard limit is %llu\n"
+			"  raise it (ulimit -Hn, limits.conf) or trace fewer CPUs (-c)\n",
+			ncpus, (unsigned long long)need,
+			(unsigned long long)r.rlim_max);
+		return -EMFILE;
+	}
+	r.rlim_cur = need;
+	if (setrlimit(RLIMIT_NOFILE, &r)) {
+		fprintf(stderr, "etecap: raising the open files limit to %llu: %s\n",
+			(unsigned long long)need, strerror(errno));
 		return -errno;
-	fprintf(e->contexts, "# context_id(pid) tgid comm\n");
+	}
 	return 0;
-}
-
-/*
- * DIR.<n>.tmp made empty and made the directory the capture writes to,
- * with its own memory images (--mem files first) and contexts.txt.
- * 0, or -errno with the capture's directory back.
- */
-int etecap_flight_open(struct etecap *e, int n)
-{
-	int ret;
-
-	snprintf(aside.dest, sizeof(aside.dest), "%s.%d", e->dest, n);
-	snprintf(aside.work, sizeof(aside.work), "%s.%d.tmp", e->dest, n);
-	ret = remove_snapshot(aside.work);
-	ret = ret ?: prepare_dir(aside.work);
-	if (ret) {
-		fprintf(stderr, "etecap: %s: %s; no snapshot %d\n", aside.work,
-			strerror(-ret), n);
-		return ret;
-	}
-	aside.outdir = e->o.outdir;
-	aside.mem = e->mem;
-	aside.contexts = e->contexts;
-	e->o.outdir = aside.work;
-	e->snapshot_no = n;
-	e->contexts = NULL;
-	ret = etecap_mem_init(&e->mem, e->o.outdir);
-	e->mem.others_left = e->o.others_max;
-	ret = ret ?: open_contexts(e);
-	ret = ret ?: etecap_mem_add_files(&e->mem, e->o.outdir, &e->o);
-	if (ret)
-		etecap_flight_close(e, ret);
-	return ret;
-}
-
-/*
- * @ret 0: complete DIR.<n>.tmp (etecap_complete()) and rename it DIR.<n>;
- * otherwise, or if that fails, remove it.  The capture's directory is
- * the one written to again.  0 or -errno.
- */
-int etecap_flight_close(struct etecap *e, int ret)
-{
-	int n = e->snapshot_no;
-
-	if (!ret)
-		ret = etecap_complete(e);
-	etecap_mem_finish(&e->mem);
-	if (e->contexts)
-		fclose(e->contexts);
-	if (!ret) {
-		ret = remove_snapshot(aside.dest);
-		if (ret)
-			fprintf(stderr, "etecap: %s: %s: it holds files etecap did not write\n",
-				aside.dest, strerror(-ret));
-	}
-	if (!ret && rename(aside.work, aside.dest)) {
-		ret = -errno;
-		fprintf(stderr, "etecap: %s to %s: %s\n", aside.work, aside.dest,
-			strerror(errno));
-	}
-	if (ret) {
-		fprintf(stderr, "etecap: snapshot %d not written: %s\n", n,
-			strerror(-ret));
-		remove_snapshot(aside.work);
-	} else {
-		e->snapshots++;
-		if (!e->o.quiet)
-			fprintf(stderr, "etecap: SIGUSR2: snapshot %d in %s; tracing goes on\n",
-				n, aside.dest);
-	}
-	e->o.outdir = aside.outdir;
-	e->mem = aside.mem;
-	e->contexts = aside.contexts;
-	e->snapshot_no = 0;
-	return ret;
 }
 
 static int setup(struct etecap *e)
@@ -498,6 +308,9 @@ static int setup(struct etecap *e)
 	e->cpu = calloc(e->o.ncpus, sizeof(*e->cpu));
 	if (!e->cpu)
 		return -ENOMEM;
+	ret = raise_nofile(e->o.ncpus);
+	if (ret)
+		return ret;
 	/* --pid, --comm: the tasks' threads as they are now */
 	if (e->o.npids || e->o.comm) {
 		ret = etecap_resolve_pids(&e->o, "/proc");
@@ -527,14 +340,14 @@ static int setup(struct etecap *e)
 		return -ENOMEM;
 	}
 	e->o.outdir = e->work;
-	ret = remove_snapshot(e->work);
+	ret = etecap_remove_snapshot(e->work);
 	if (ret) {
 		fprintf(stderr, "etecap: %s: %s\n"
 			"  it holds files etecap did not write: move them away\n",
 			e->work, strerror(-ret));
 		return ret;
 	}
-	ret = prepare_dir(e->o.outdir);
+	ret = etecap_prepare_dir(e->o.outdir);
 	if (!ret && e->o.profile)
 		ret = etecap_profile_buffers(e->o.profile, e->o.cpus, e->o.ncpus);
 	else if (!ret)
@@ -545,13 +358,31 @@ static int setup(struct etecap *e)
 	if (ret)
 		return ret;
 	e->mem.others_left = e->o.others_max;
-	open_contexts(e);
+	etecap_open_contexts(e);
 	return etecap_mem_add_files(&e->mem, e->o.outdir, &e->o);
+}
+
+/*
+ * The command's status when it ended on its own and failed (its exit
+ * status, or 128 + the signal that ended it, as a shell says), else 0:
+ * the trace is complete either way.  A command etecap ended (-t, ^C) is
+ * not a failure.
+ */
+static int workload_status(const struct etecap *e)
+{
+	if (!e->o.cmd || !e->ended || strcmp(e->ended, "command"))
+		return 0;
+	if (WIFEXITED(e->child_status))
+		return WEXITSTATUS(e->child_status);
+	if (WIFSIGNALED(e->child_status))
+		return 128 + WTERMSIG(e->child_status);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	static struct etecap e;
+	const char *werr_path;
 	int ret;
 
 	ret = etecap_parse(&e.o, argc, argv);
@@ -565,26 +396,39 @@ int main(int argc, char **argv)
 	if (ret) {
 		/* nothing was captured: DIR as it was, no DIR.tmp */
 		if (e.work)
-			remove_snapshot(e.work);
+			etecap_remove_snapshot(e.work);
 		return 1;
 	}
 	ret = etecap_capture(&e);
 	if (!e.started) {
 		if (etecap_interrupted())
 			fprintf(stderr, "etecap: interrupted before the trace started\n");
-		remove_snapshot(e.work);
+		etecap_remove_snapshot(e.work);
 		return 1;
 	}
-	if (etecap_complete(&e)) {
-		fprintf(stderr, "etecap: the snapshot in %s is incomplete; %s is as it was\n",
+	/*
+	 * Every file written, synced and closed, or the capture is not kept:
+	 * a snapshot cut short by a full or failing device would decode as
+	 * if the trace ended there.
+	 */
+	if (etecap_complete(&e) || etecap_write_failed(&werr_path) ||
+	    etecap_sync_dir(e.o.outdir)) {
+		ret = etecap_write_failed(&werr_path);
+		if (ret)
+			fprintf(stderr, "etecap: %s: %s\n", werr_path,
+				strerror(-ret));
+		fprintf(stderr, "etecap: %s not written whole: removed; %s is as it was\n",
 			e.o.outdir, e.dest);
+		etecap_remove_snapshot(e.o.outdir);
 		return 1;
 	}
-	if (publish(&e))
+	if (etecap_publish(&e))
 		return 1;
 	if (!e.o.quiet)
 		report(&e);
 	if (e.o.perf_data && write_perf_data(&e))
 		return 1;
-	return ret ? 1 : 0;
+	if (ret)
+		return 1;
+	return workload_status(&e);
 }

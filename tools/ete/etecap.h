@@ -13,6 +13,10 @@
  *                      of the traced processes, the kernel, --mem files
  *   etecap-snapshot.c  the snapshot's ini files, gap lists and summary,
  *                      machine.txt (the tool, the kernel, the CPUs)
+ *   etecap-write.c     write errors noted with their file; each file
+ *                      flushed, synced and closed, checked
+ *   etecap-dirs.c      DIR.tmp published as DIR only when whole, DIR.old,
+ *                      flight snapshots DIR.<n>
  *   perfdata.c         --perf-data: the published snapshot as a perf.data
  *                      (shared with the host's ete-decode --to-perf)
  */
@@ -165,6 +169,7 @@ struct etecap_memset {
 	struct etecap_region r[ETECAP_MAX_REGIONS];
 	int n;
 	FILE *log;		/* memory.txt: every region added or refused */
+	char log_path[PATH_MAX];	/* its path (ETECAP_PATH) */
 	long long others_left;	/* bytes other tasks' code may still take */
 	unsigned int others_skipped;	/* mappings refused for the cap */
 };
@@ -214,9 +219,18 @@ int etecap_capture(struct etecap *e);
 void etecap_note_other_tasks(struct etecap *e);
 bool etecap_system_wide(const struct etecap_opts *o);
 
-/* etecap.c: a flight snapshot, DIR.<n> (SIGUSR2 in wrap or circular mode) */
+/*
+ * etecap-dirs.c: the snapshot directories, and a flight snapshot, DIR.<n>
+ * (SIGUSR2 in wrap or circular mode)
+ */
+int etecap_remove_snapshot(const char *dir);
+int etecap_prepare_dir(const char *dir);
+int etecap_publish(struct etecap *e);
+int etecap_open_contexts(struct etecap *e);
 int etecap_flight_open(struct etecap *e, int n);
 int etecap_flight_close(struct etecap *e, int ret);
+
+/* etecap.c */
 int etecap_complete(struct etecap *e);
 
 /* etecap-mem.c */
@@ -230,6 +244,13 @@ void etecap_mem_finish(struct etecap_memset *m);
 
 /* etecap-snapshot.c */
 int etecap_write_snapshot(struct etecap *e);
+
+/* etecap-write.c */
+void etecap_write_error(const char *path, int err);
+int etecap_write_failed(const char **path);
+void etecap_write_error_clear(void);
+int etecap_fclose(FILE *f, const char *path);
+int etecap_sync_dir(const char *dir);
 
 /* etecap-gaps.c */
 int etecap_track_piece(struct etecap_cpu *c, __u64 offset, size_t len);

@@ -4,9 +4,10 @@
  * this): the command line, the memory set that must never hand OpenCSD
  * two overlapping images, the gap records translated from stream to file
  * offsets, and --perf-data's conversion of a snapshot.  Linked with
- * etecap-opts.c, etecap-mem.c, etecap-gaps.c, perfdata.c.  And ete-decode
- * --compare (the program $ETE_DECODE, built with libopencsd) on crafted
- * snapshots: which gaps in the decode the truth may have.
+ * etecap-opts.c, etecap-mem.c, etecap-gaps.c, etecap-write.c, perfdata.c.
+ * And ete-decode --compare (the program $ETE_DECODE, built with
+ * libopencsd) on crafted snapshots: which gaps in the decode the truth may
+ * have.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -4,11 +4,17 @@
  * START and STOP ioctls on a /dev/trbe<N> that is a regular file succeed
  * and are logged ("start /path" or "stop /path", one per line) to
  * $FAKE_TRBE_LOG; every other ioctl goes to the C library's.
+ *
+ * And a failing device: $FAKE_WRITE_FAIL="ERRNO:NAME" makes every
+ * write() and fwrite() to a file whose path ends in NAME fail with ERRNO
+ * (ENOSPC, EIO or EDQUOT; fwrite writes nothing), $FAKE_FSYNC_FAIL the
+ * same for fsync(), where a delayed write error shows.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/ete.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 int ioctl(int fd, unsigned long req, ...)
 {
@@ -49,4 +57,79 @@ int ioctl(int fd, unsigned long req, ...)
 	if (!real)
 		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
 	return real(fd, req, arg);
+}
+
+/* @fd's file ends in the NAME of @var ("ERRNO:NAME"): that errno, else 0 */
+static int injected(const char *var, int fd)
+{
+	static const struct { const char *name; int err; } errs[] = {
+		{ "ENOSPC", ENOSPC }, { "EIO", EIO }, { "EDQUOT", EDQUOT },
+	};
+	const char *spec = getenv(var), *name;
+	char link[64], path[PATH_MAX];
+	size_t i, nl;
+	ssize_t len;
+
+	if (!spec || fd < 0)
+		return 0;
+	name = strchr(spec, ':');
+	if (!name)
+		return 0;
+	name++;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = readlink(link, path, sizeof(path) - 1);
+	if (len < 0)
+		return 0;
+	path[len] = 0;
+	nl = strlen(name);
+	if ((size_t)len < nl || strcmp(path + len - nl, name))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(errs); i++)
+		if (!strncmp(spec, errs[i].name, name - 1 - spec) &&
+		    strlen(errs[i].name) == (size_t)(name - 1 - spec))
+			return errs[i].err;
+	return 0;
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+	static ssize_t (*real)(int, const void *, size_t);
+	int err = injected("FAKE_WRITE_FAIL", fd);
+
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	if (!real)
+		real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	return real(fd, buf, n);
+}
+
+size_t fwrite(const void *buf, size_t size, size_t n, FILE *f)
+{
+	static size_t (*real)(const void *, size_t, size_t, FILE *);
+	int err = injected("FAKE_WRITE_FAIL", fileno(f));
+
+	if (err) {
+		errno = err;
+		return 0;
+	}
+	if (!real)
+		real = (size_t (*)(const void *, size_t, size_t, FILE *))
+		       dlsym(RTLD_NEXT, "fwrite");
+	return real(buf, size, n, f);
+}
+
+int fsync(int fd)
+{
+	static int (*real)(int);
+	int err = injected("FAKE_FSYNC_FAIL", fd);
+
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	if (!real)
+		real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+	return real(fd);
 }

@@ -31,6 +31,7 @@ if ! gcc "${cflags[@]}" -o "$out/fake_sysroot" "$src/tests/fake_sysroot.c" \
 		-o "$out/etecap" "$src"/etecap.c "$src"/etecap-opts.c \
 		"$src"/etecap-sysfs.c "$src"/etecap-capture.c "$src"/etecap-mem.c \
 		"$src"/etecap-snapshot.c "$src"/etecap-gaps.c "$src"/perfdata.c \
+		"$src"/etecap-write.c "$src"/etecap-dirs.c \
 		2>>"$out/build.log"; then
 	tap 1 "etecap and the fake tree build for the host" "$(cat "$out/build.log")"
 	finish
@@ -193,7 +194,10 @@ fi
 
 # 8: a path longer than Linux takes is refused up front, nothing written
 fake
-toolong=$deep/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/snap
+# past PATH_MAX (4,096) whatever the build directory's own length
+toolong=$deep
+while [ ${#toolong} -le 4200 ]; do toolong=$toolong/$seg; done
+toolong=$toolong/snap
 if run -c 1 -o "$toolong"; then
 	tap 1 "-o longer than PATH_MAX: refused" "etecap returned 0"
 elif grep -q 'File name too long' "$out/run.log" && [ ! -e "$out/ioctl.log" ] &&
@@ -204,5 +208,101 @@ else
 		"$(cat "$out/run.log"; ls "$deep")"
 fi
 root=$saved_root
+
+# snap_hash DIR: one hash of every file of DIR
+snap_hash() {
+	(cd "$1" && find . -type f | sort | xargs sha256sum | sha256sum)
+}
+
+# 9-10: a device that fails under the snapshot: the previous one stays
+fake
+werr=$out/werr
+run -c 1,3 -o "$werr"
+before=$(snap_hash "$werr")
+# failing CASE ENV WANT: etecap with ENV set fails, saying WANT
+failing() {
+	local rc
+	fake
+	(export "${2?}" && run -c 1,3 -o "$werr")
+	rc=$?
+	if [ $rc != 0 ] && grep -qF "$3" "$out/run.log" &&
+	   [ "$(snap_hash "$werr")" = "$before" ] && [ ! -e "$werr.tmp" ] &&
+	   [ ! -e "$werr.old" ]; then
+		tap 0 "$1: exit $rc, \"$3\", the previous snapshot kept, $(basename "$werr").tmp removed"
+	else
+		tap 1 "$1: exit non-zero naming the file, the previous snapshot kept, DIR.tmp removed" \
+			"$(echo "exit $rc"; cat "$out/run.log"; ls -d "$werr"*;
+			   [ "$(snap_hash "$werr")" = "$before" ] || echo "snapshot changed")"
+	fi
+}
+failing "a trace file's write finds the device full" \
+	FAKE_WRITE_FAIL=ENOSPC:/trace_cpu3.bin \
+	"werr.tmp/trace_cpu3.bin: No space left on device"
+failing "fsync of ETE_1.ini reports an I/O error" \
+	FAKE_FSYNC_FAIL=EIO:/ETE_1.ini "werr.tmp/ETE_1.ini: Input/output error"
+
+# 11: a real tmpfs that fills up while the snapshot is written: room for
+# the buffers (what etecap checks first), not for the snapshot's files;
+# in a mount namespace of its own (unshare), where one can be had
+fake
+cat >"$out/full.sh" <<'SCRIPT'
+set -u
+out=$1 root=$2 t=$1/tmpfs
+mkdir -p "$t" && mount -t tmpfs -o size=1m tmpfs "$t" || exit 90
+cap() {
+	(cd "$out" && ETECAP_SYSROOT=$root FAKE_TRBE_LOG=$out/ioctl.log \
+		LD_PRELOAD=$out/fake_trbe_ioctl.so ./etecap -q -t 100ms -e user \
+		--no-kernel --others-max 0 -c 1,3 -o "$t/snap") >"$out/full.log" 2>&1
+}
+cap || exit 91
+(cd "$t/snap" && find . -type f | sort | xargs sha256sum | sha256sum) >"$out/full.before"
+used=$(df -k --output=used "$t" | tail -1 | tr -d ' ')
+mount -o remount,size=$((used + 12))k "$t" || exit 92
+cap
+echo $? >"$out/full.rc"
+(cd "$t/snap" && find . -type f | sort | xargs sha256sum | sha256sum) >"$out/full.after"
+ls -d "$t"/snap* >"$out/full.ls"
+umount "$t"
+SCRIPT
+if [ "$(id -u)" = 0 ]; then ns=(unshare -m); else ns=(unshare -rm); fi
+"${ns[@]}" bash "$out/full.sh" "$out" "$root" >"$out/full.out" 2>&1
+rc=$?
+if [ $rc = 90 ] || { [ $rc = 1 ] && grep -q '^unshare' "$out/full.out"; }; then
+	skip "a real full tmpfs" "no mount namespace and tmpfs here: $(head -1 "$out/full.out")"
+elif [ $rc != 0 ]; then
+	tap 1 "a real full tmpfs: the set-up failed (exit $rc)" \
+		"$(cat "$out/full.out" "$out/full.log" 2>/dev/null)"
+elif [ "$(cat "$out/full.rc")" != 0 ] && grep -q 'No space left on device' "$out/full.log" &&
+     cmp -s "$out/full.before" "$out/full.after" && [ "$(wc -l <"$out/full.ls")" = 1 ]; then
+	tap 0 "a real tmpfs full while writing: exit $(cat "$out/full.rc"), $(grep -m1 'No space' "$out/full.log" | sed 's|.*/tmpfs/||'), the previous snapshot kept, nothing else left"
+else
+	tap 1 "a real tmpfs full while writing: exit non-zero, the previous snapshot kept" \
+		"$(echo "exit $(cat "$out/full.rc")"; cat "$out/full.log" "$out/full.ls")"
+fi
+
+# 12: the command's exit status is etecap's, the snapshot kept
+fake
+run -c 1 -o "$out/status" -- sh -c 'exit 3'
+rc=$?
+[ $rc = 3 ] && [ -s "$out/status/snapshot.ini" ] &&
+	grep -qx 'command_exit=3' "$out/status/etecap.txt"
+tap $? "a command that exits 3: etecap exits 3, the snapshot written (command_exit=3)" \
+	"$(echo "exit $rc"; cat "$out/run.log")"
+fake
+run -c 1 -o "$out/status" -- sh -c 'kill -TERM $$'
+rc=$?
+[ $rc = 143 ] && [ -s "$out/status/snapshot.ini" ]
+tap $? "a command killed by SIGTERM: etecap exits 143 (128 + 15), the snapshot written" \
+	"$(echo "exit $rc"; cat "$out/run.log")"
+
+# 13: 512 CPUs under the usual soft limit of 1,024 open files
+rm -rf "$root" "$out/ioctl.log"
+"$out/fake_sysroot" "$root" 512 0-511
+(ulimit -Sn 1024 && run -o "$out/many")
+rc=$?
+[ $rc = 0 ] && [ "$(cpus_of "$out/many" | wc -l)" = 512 ] &&
+	cmp -s <(published 511) "$out/many/trace_cpu511.bin"
+tap $? "512 CPUs with a soft limit of 1,024 open files: 512 trace files" \
+	"$(echo "exit $rc"; tail -5 "$out/run.log")"
 
 finish
