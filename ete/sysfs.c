@@ -19,6 +19,8 @@
 #include <linux/stddef.h>
 #include <linux/sysfs.h>
 
+#include <asm/virt.h>
+
 #include <ete/compat.h>
 #include <ete/core.h>
 #include <ete/param.h>
@@ -28,7 +30,7 @@
 static struct class *ete_class;
 
 /* ------------------------------------------------------------------------
- * Unit files: cpu, enable, reset, status
+ * Unit files: cpu, enable, reset, status, kernel_el
  */
 
 static ssize_t cpu_show(struct device *dev, struct device_attribute *attr,
@@ -160,6 +162,18 @@ static ssize_t status_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(status);
 
+/*
+ * The exception level the kernel runs at: 2 with VHE (the kernel at EL2,
+ * as on Armv9 server distributions), else 1.  A tracer that means "the
+ * kernel" selects this EL in el_ns.
+ */
+static ssize_t kernel_el_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", is_kernel_in_hyp_mode() ? 2 : 1);
+}
+static DEVICE_ATTR_RO(kernel_el);
+
 /* ------------------------------------------------------------------------
  * Parameter files, one per (parameter, instance), made at probe
  */
@@ -273,7 +287,7 @@ static ssize_t ete_param_bin_write(struct file *file, struct kobject *kobj,
  * Building a unit's groups
  */
 
-#define ETE_BASE_ATTRS		4
+#define ETE_BASE_ATTRS		5
 #define ETE_MAX_GROUPS		100
 #define ETE_GROUP_NAME_LEN	12
 
@@ -456,6 +470,7 @@ static struct ete_sysfs_mem *ete_sysfs_build(const struct ete_caps *caps)
 	*f.slot++ = &dev_attr_enable.attr;
 	*f.slot++ = &dev_attr_reset.attr;
 	*f.slot++ = &dev_attr_status.attr;
+	*f.slot++ = &dev_attr_kernel_el.attr;
 	ete_sysfs_fill(caps, ETE_PG_UNIT, 0, &f, &m->groups[ng]);
 	m->group_ptrs[ng] = &m->groups[ng];
 	ng++;

@@ -263,10 +263,13 @@ static int parse_el(const char *s, int *mask)
 		*mask = ETECAP_UNSET;
 		return 0;
 	}
+	/* kernel: EL1, or EL2 where the kernel runs there (configure_unit) */
+	if (!strcmp(s, "kernel")) {
+		*mask = ETECAP_EL_KERNEL;
+		return 0;
+	}
 	if (!strcmp(s, "user"))
 		s = "0";
-	else if (!strcmp(s, "kernel"))
-		s = "1";
 	copy = strdup(s);
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (strlen(tok) != 1 || tok[0] < '0' || tok[0] > '2') {

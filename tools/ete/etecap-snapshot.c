@@ -228,6 +228,8 @@ static int write_machine(const struct etecap *e)
 			  etecap_sys(sys, sizeof(sys), MIDR_FILE, cpu));
 		cpu_value(f, cpu, "trbe_errata",
 			  etecap_sys(sys, sizeof(sys), ERRATA_FILE, cpu));
+		/* the kernel's EL: what -e kernel traced */
+		fprintf(f, "cpu%d_kernel_el=%d\n", cpu, etecap_kernel_el(cpu));
 	}
 	return etecap_fclose(f, path);
 }

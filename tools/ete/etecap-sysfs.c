@@ -187,13 +187,34 @@ static int configure_pids(const struct etecap_opts *o, int cpu)
 	return ret ?: set(ETE_SYSFS, cpu, "viewinst_event", "%llu", 2);
 }
 
+/**
+ * etecap_kernel_el() - the exception level CPU @cpu's kernel runs at
+ * @cpu: the CPU
+ *
+ * Return: 2 under VHE, 1 otherwise, as the unit's kernel_el says (1 from a
+ * driver without it, which only traced EL1 kernels right).
+ */
+int etecap_kernel_el(int cpu)
+{
+	char path[ETECAP_PATH], val[8];
+
+	etecap_sys(path, sizeof(path), ETE_SYSFS "kernel_el", cpu);
+	if (etecap_sysfs_read(path, val, sizeof(val)) || strcmp(val, "2"))
+		return 1;
+	return 2;
+}
+
 static int configure_unit(const struct etecap_opts *o, int cpu)
 {
+	long long el = o->el_mask;
 	int ret;
 
+	/* -e kernel: the kernel's own EL, EL2 under VHE */
+	if (el != ETECAP_UNSET && (el & ETECAP_EL_KERNEL))
+		el = (el & ~ETECAP_EL_KERNEL) | 1 << etecap_kernel_el(cpu);
 	ret = set(ETE_SYSFS, cpu, "reset", "%llu", 1);
-	if (!ret && o->el_mask != ETECAP_UNSET)
-		ret = set(ETE_SYSFS, cpu, "el_ns", "0x%llx", o->el_mask);
+	if (!ret && el != ETECAP_UNSET)
+		ret = set(ETE_SYSFS, cpu, "el_ns", "0x%llx", el);
 	if (!ret && o->cycles != ETECAP_UNSET)
 		ret = set(ETE_SYSFS, cpu, "cycle_count", "%llu", o->cycles);
 	if (!ret && o->cc_threshold != ETECAP_UNSET)

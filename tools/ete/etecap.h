@@ -44,6 +44,8 @@
 #define ETECAP_MAX_MEM		16
 #define ETECAP_MAX_REGIONS	2048
 #define ETECAP_UNSET		(-1)
+/* -e kernel: the EL the kernel runs at, 1 or 2 (etecap_kernel_el()) */
+#define ETECAP_EL_KERNEL	0x100
 #define ETECAP_OTHERS_MAX	(256LL << 20)	/* --others-max default */
 
 #ifndef fallthrough
@@ -212,6 +214,7 @@ int etecap_profile_cpus(const char *name, int **cpus);
 int etecap_profile_buffers(const char *name, const int *cpus, int n);
 int etecap_profile_activate(const char *name, bool on);
 int etecap_write_unit_ini(const char *dir, int cpu);
+int etecap_kernel_el(int cpu);
 
 /* etecap-capture.c */
 int etecap_setup_signals(void);

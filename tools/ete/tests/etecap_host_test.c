@@ -182,6 +182,22 @@ TEST(presets)
 	EXPECT_FALSE(o.all_cpus);
 }
 
+/* -e kernel is the kernel's own EL, resolved per unit (kernel_el), not EL1 */
+TEST(el_kernel_is_the_kernels)
+{
+	static struct etecap_opts o;
+	static const char * const kernel[] = { "-e", "kernel", NULL };
+	static const char * const preset[] = { "--preset", "kernel", NULL };
+	static const char * const both[] = { "-e", "0,1", NULL };
+
+	ASSERT_EQ(0, parse_words(&o, kernel));
+	EXPECT_EQ(ETECAP_EL_KERNEL, o.el_mask);
+	ASSERT_EQ(0, parse_words(&o, preset));
+	EXPECT_EQ(ETECAP_EL_KERNEL, o.el_mask);
+	ASSERT_EQ(0, parse_words(&o, both));
+	EXPECT_EQ(3, o.el_mask);		/* numbers are numbers */
+}
+
 /* A fake /proc: task @pid named @comm with threads @tids */
 static void fake_task(const char *proc, int pid, const char *comm,
 		      const int *tids, int n)

@@ -43,7 +43,9 @@ mkdir -p "$out"
 # spinlock_t is an invalid wait context there for PROVE_RAW_LOCK_NESTING:
 # a false report that also turns lockdep off for the rest of the run.
 # 6.12 annotates the legacy console path; 6.1 does not (compat.rst).
-append="console=ttyAMA0 loglevel=4 panic=-1 kunit.enable=1 ete_rig.subset=$subset ete_rig.volume=$volume"
+# ete_rig.boot_el: the EL the kernel was booted at, for the tests that
+# check what the driver says of it (guest.d/etecap_kernel_el.sh)
+append="console=ttyAMA0 loglevel=4 panic=-1 kunit.enable=1 ete_rig.subset=$subset ete_rig.volume=$volume ete_rig.boot_el=$el"
 [ -n "${RIG_ENTRY_TIMEOUT:-}" ] && append="$append ete_rig.entry_timeout=$RIG_ENTRY_TIMEOUT"
 if [ "$acpi" = 1 ]; then
 	# Debian's AAVMF (EDK2) images are already padded to the 64 MiB pflash.
