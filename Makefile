@@ -9,6 +9,8 @@
 #   make install         install the modules (updates/), depmod, the tools,
 #                        the man pages, the udev rule (install.mk)
 #   make uninstall       remove what make install installed
+#   make deb             the Debian packages ete-dkms and ete-tools (debian/)
+#                        into build/deb/ (install.mk)
 #   make check           README's test command: build everything, run every test
 #   make post [SUITE=e2e_decode] [KERNEL=6.12]
 #                        a post suite (all without SUITE) again on the runs
@@ -59,8 +61,11 @@ modules:
 tests:
 	$(MAKE) -C $(KDIR) M=$(TOP) $(KARGS) ETE_TESTS=y modules
 
+# The test modules' directories too, where they are (not in the source
+# that DKMS or ete-dkms ships, whose clean must not look for them)
 clean:
-	$(MAKE) -C $(KDIR) M=$(TOP) $(KARGS) ETE_TESTS=y clean
+	$(MAKE) -C $(KDIR) M=$(TOP) $(KARGS) \
+		$(if $(wildcard $(TOP)/ete/tests/Kbuild),ETE_TESTS=y) clean
 
 check:
 	@$(RIG)/check.sh

@@ -10,6 +10,12 @@
 #                          in-tree CoreSight drivers (on request only)
 #   make uninstall         remove exactly what those installed
 #   make install-vars      print where each part goes
+#   make deb               the Debian packages (debian/): ete-dkms (the
+#                          modules' source, built by DKMS) and ete-tools,
+#                          built for this machine's architecture into
+#                          build/deb/ by dpkg-buildpackage -b, in a copy
+#                          of the source tree (build/deb-src/ete-VERSION:
+#                          it writes its results beside that directory)
 #
 # Where things go:
 #
@@ -53,6 +59,10 @@ ETE_MAN4 := $(notdir $(wildcard $(TOP)/Documentation/man/*.4))
 ETE_UDEV_RULES := 60-ete-trbe.rules
 ETE_MODPROBE := ete-blacklist-coresight.conf
 ETE_GROUP := etetrace
+
+DEB_OUT = $(BUILD)/deb
+DEB_SRC = $(BUILD)/deb-src/ete-$(VERSION)
+DEB_BUILDPACKAGE ?= dpkg-buildpackage -b -us -uc
 
 # ete_depmod: as the header says
 define ete_depmod
@@ -134,6 +144,21 @@ uninstall:
 		udevadm control --reload; \
 	fi
 
+# The tracked and new files of a git checkout, else every file but build/
+deb:
+	rm -rf $(dir $(DEB_SRC)) $(DEB_OUT)
+	mkdir -p $(DEB_SRC) $(DEB_OUT)
+	cd $(TOP) && { if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(TOP)" ]; then \
+		git ls-files -co --exclude-standard; \
+	else \
+		find . -path ./build -prune -o \( -type f -o -type l \) -print; \
+	fi; } | grep -v '^\(\./\)\{0,1\}build/' | \
+		tar -cf - --no-recursion -T - | tar -C $(DEB_SRC) -xf -
+	cd $(DEB_SRC) && $(DEB_BUILDPACKAGE)
+	mv $(dir $(DEB_SRC))*.deb $(dir $(DEB_SRC))*.buildinfo \
+		$(dir $(DEB_SRC))*.changes $(DEB_OUT)/
+	@ls -1 $(DEB_OUT)
+
 install-vars:
 	@echo "KERNELRELEASE=$(ETE_KREL)"
 	@echo "MODULES=$(ETE_MODDIR)/updates"
@@ -145,4 +170,4 @@ install-vars:
 	@echo "MODPROBEDIR=$(DESTDIR)$(MODPROBEDIR)"
 
 .PHONY: install install-modules install-tools install-man install-udev \
-	install-modprobe uninstall install-vars
+	install-modprobe uninstall install-vars deb
