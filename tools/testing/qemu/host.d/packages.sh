@@ -10,26 +10,27 @@
 # cached as BUILD_DIR/packages/base-CODENAME.tar) and purged again.
 #
 # In that root: apt-get install ./ete-dkms_*.deb ./ete-tools_*.deb as
-# the guide says (Recommends included: dkms brings the kernel headers);
-# both packages installed, DKMS knows ete/VERSION (built and installed on
-# arm64; elsewhere dkms.conf's BUILD_EXCLUSIVE_ARCH keeps it from
-# building, and dkms must say so instead of failing the install), the
-# group etetrace (a system group; the postinst may run again), the udev
-# rule and its helper in udev's directory, the modprobe.d file only as an
-# example, the manual pages for man -w, etecap and ete-decode of VERSION;
-# ete-decode rejects a directory that is no snapshot with its documented
-# status 2 (no snapshot with real trace exists before the VM runs; the
-# post.d suites decode the VM's with the same program).  Then apt-get
-# purge: DKMS forgets the module, every file is gone, the group stays
-# (debian/ete-tools.postrm says why).
+# the guide says (without Recommends, for time, but with the kernel
+# headers dkms recommends: linux-headers-ARCH); both packages installed,
+# DKMS knows ete/VERSION (built and installed on arm64; elsewhere
+# dkms.conf's BUILD_EXCLUSIVE_ARCH keeps it from building, and dkms must
+# say so instead of failing the install), the group etetrace (a system
+# group; the postinst may run again), the udev rule and its helper in
+# udev's directory, the modprobe.d file only as an example, the manual
+# pages for man -w, etecap and ete-decode of VERSION; ete-decode rejects
+# a directory that is no snapshot with its documented status 2 (no
+# snapshot with real trace exists before the VM runs; the post.d suites
+# decode the VM's captures with ete-decode built from the same sources).
+# Then apt-get purge: DKMS forgets the module, every file is gone, the
+# group stays (debian/ete-tools.postrm says why).
 #
 # With the first rig kernel built (BUILD_DIR/kernel-VERSION, RIG_KERNELS)
 # dkms also builds what ete-dkms ships in /usr/src (not the whole tree,
 # which dkms.sh builds) for it, cross-compiling; without it that case is
 # skipped: the suite needs no rig kernel.
 #
-# It needs root (debootstrap, mount, chroot; or sudo without a password)
-# and the mirror the host's apt uses (read from its sources, as
+# It needs root (debootstrap, unshare, mount, chroot; or sudo without a
+# password) and the mirror the host's apt uses (read from its sources, as
 # ../shared/tools/fresh-machine does).  Every long step runs under
 # timeout(1), so a hang fails its case.
 #
@@ -69,7 +70,6 @@ diag() {
 }
 
 finish() {
-	cleanup
 	diag "time: ${times[*]/%/,} total $(($(date +%s) - t_start)) s"
 	echo "TAP version 13"
 	echo "1..$n"
@@ -85,25 +85,27 @@ as_root() {
 	"${sudo[@]}" "$@"
 }
 
-# The chroot's mounts, innermost first; released on any exit
-mounts=()
-cleanup() {
-	local i
-	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
-		as_root umount -l "${mounts[i]}" 2>/dev/null
+# in_root CMD...: CMD in the chroot, with a clean environment and the
+# host's /proc, /sys, /dev and /dev/pts bound in, as fresh-machine binds
+# them, but in a mount namespace of the command's own (unshare -m): the
+# mounts end with the command, however it ends (even killed), and are
+# never seen outside it.  "${chroot[@]}" is the same prefix for what runs
+# under timeout(1).
+chroot=("${sudo[@]}" unshare --mount --propagation private sh -c '
+	for m in proc sys dev dev/pts; do
+		mount --bind "/$m" "$0/$m" || exit 125
 	done
-	mounts=()
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-# in_root CMD...: CMD in the chroot, with a clean environment;
-# "${chroot[@]}" is the same prefix for what runs under timeout(1)
-chroot=("${sudo[@]}" chroot "$root" /usr/bin/env -i LC_ALL=C.UTF-8 HOME=/root
-	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-	DEBIAN_FRONTEND=noninteractive)
+	exec chroot "$0" /usr/bin/env -i LC_ALL=C.UTF-8 HOME=/root \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		DEBIAN_FRONTEND=noninteractive "$@"' "$root")
 in_root() {
 	"${chroot[@]}" "$@"
+}
+
+# mounts_in DIR: the mounts below DIR seen here (left by an older version
+# of this script that bound them for the whole run, and was killed)
+mounts_in() {
+	awk -v r="$1/" 'index($2 "/", r) == 1 {print $2}' /proc/mounts | sort -r
 }
 
 # --- the tree -------------------------------------------------------------
@@ -115,7 +117,7 @@ tap $? "debian/changelog: $changelog is VERSION ($version) with a Debian revisio
 
 missing=
 for t in dpkg-buildpackage dpkg-checkbuilddeps dh dh_dkms lintian debootstrap \
-	timeout chroot mount readelf git; do
+	timeout chroot unshare mount readelf git; do
 	command -v "$t" >/dev/null || missing="$missing $t"
 done
 [ -z "$missing" ]
@@ -223,11 +225,10 @@ if [ ! -f "$base" ]; then
 	times+=("debootstrap $(($(date +%s) - t0)) s")
 fi
 
-# A mount left by a killed run: release it before removing the old root
 t0=$(date +%s)
 while read -r m; do
 	as_root umount -l "$m"
-done < <(awk -v r="$root/" 'index($2 "/", r) == 1 {print $2}' /proc/mounts | sort -r)
+done < <(mounts_in "$root")
 as_root rm -rf --one-file-system "$root"
 mkdir -p "$root"
 as_root tar -C "$root" -xf "$base"
@@ -237,7 +238,6 @@ printf '#!/bin/sh\nexit 101\n' | as_root tee "$root/usr/sbin/policy-rc.d" >/dev/
 as_root chmod 755 "$root/usr/sbin/policy-rc.d"
 for m in proc sys dev dev/pts; do
 	as_root mkdir -p "$root/$m"
-	as_root mount --bind "/$m" "$root/$m" && mounts+=("$root/$m")
 done
 times+=("new root $(($(date +%s) - t0)) s")
 # A root thrown away after the test: dpkg need not sync each file
@@ -253,12 +253,17 @@ as_root chmod -R a+rX "$root/tmp/debs"
 t0=$(date +%s)
 log=$(timeout -k 30 600 "${chroot[@]}" apt-get update 2>&1)
 tap $? "apt-get update in the new root" "$log"
+# Recommends left out to keep the suite quick (they bring a desktop's
+# worth of libraries); the one that matters, the kernel headers dkms
+# recommends, named instead, so that the postinst has a kernel to build for
+headers=linux-headers-$arch
 log=$(timeout -k 30 1800 "${chroot[@]}" sh -c \
-	"cd /tmp/debs && apt-get install -y $unsafe ./${dkms_deb##*/} ./${tools_deb##*/}" 2>&1)
+	"cd /tmp/debs && apt-get install -y --no-install-recommends $unsafe \
+		./${dkms_deb##*/} ./${tools_deb##*/} $headers" 2>&1)
 rc=$?
 times+=("apt-get update, install $(($(date +%s) - t0)) s")
 echo "$log" >"$work/apt-install.log"
-tap $rc "apt-get install ./${dkms_deb##*/} ./${tools_deb##*/} (with Recommends)" "$log"
+tap $rc "apt-get install ./${dkms_deb##*/} ./${tools_deb##*/} $headers" "$log"
 as_root find "$root/var/cache/apt/archives" -maxdepth 1 -name '*.deb' \
 	-exec cp -al -t "$cache/" {} + 2>/dev/null
 
@@ -400,11 +405,10 @@ else
 	skip "dkms builds ete-dkms's $src for the rig's $k kernel" "no rig kernel ($kdir)"
 fi
 
-# --- done: release the root ---------------------------------------------------
+# --- done: remove the root ------------------------------------------------------
 
-cleanup
-held=$(awk -v r="$root/" 'index($2 "/", r) == 1 {print $2}' /proc/mounts)
+held=$(mounts_in "$root")
 [ -z "$held" ]
-tap $? "the root's mounts are released" "$held"
+tap $? "no mount of the root is left outside its commands" "$held"
 [ -z "$held" ] && as_root rm -rf --one-file-system "$root"
 finish
