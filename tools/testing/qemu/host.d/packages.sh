@@ -45,36 +45,16 @@ version=$(cat "$top/VERSION")
 work=$build/packages
 debs=$build/deb
 root=$work/root
-n=0
-results=()
 times=()
 t_start=$(date +%s)
 
-tap() { # STATUS DESCRIPTION [DIAGNOSTICS]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		results+=("ok $n $2")
-	else
-		results+=("not ok $n $2")
-		[ -n "${3:-}" ] && while IFS= read -r l; do results+=("# $l"); done < <(echo "$3" | tail -30)
-	fi
-}
+# shellcheck source=../lib/tap.sh
+. "$here/lib/tap.sh"
 
-skip() { # DESCRIPTION REASON
-	n=$((n + 1))
-	results+=("ok $n $1 # SKIP $2")
-}
-
-diag() {
-	results+=("# $1")
-}
-
-finish() {
+# done_run: the steps' times as a diagnostic, then finish (lib/tap.sh)
+done_run() {
 	diag "time: ${times[*]/%/,} total $(($(date +%s) - t_start)) s"
-	echo "TAP version 13"
-	echo "1..$n"
-	printf '%s\n' "${results[@]}"
-	exit 0
+	finish
 }
 
 # as_root CMD...: CMD as root (sudo -n when not root); "${sudo[@]}" is
@@ -123,13 +103,13 @@ done
 [ -z "$missing" ]
 tap $? "the tools are installed (debhelper, dh-dkms, lintian, debootstrap: host-packages.txt)" \
 	"missing:$missing"
-[ -z "$missing" ] || finish
+[ -z "$missing" ] || done_run
 log=$(cd "$top" && dpkg-checkbuilddeps 2>&1)
 tap $? "debian/control's build dependencies are installed" "$log"
 as_root true 2>/dev/null
 rc=$?
 tap $rc "root, or sudo without a password (debootstrap, chroot)"
-[ $rc = 0 ] || finish
+[ $rc = 0 ] || done_run
 
 # --- build ----------------------------------------------------------------
 
@@ -145,7 +125,7 @@ times+=("make deb $(($(date +%s) - t0)) s")
 [ $rc = 0 ] && [ -f "$dkms_deb" ] && [ -f "$tools_deb" ] && [ -f "$changes" ]
 tap $? "make deb: ${dkms_deb##*/}, ${tools_deb##*/}, ${changes##*/} in ${debs#"$top"/}" \
 	"exit $rc"$'\n'"$log"
-[ -f "$dkms_deb" ] && [ -f "$tools_deb" ] || finish
+[ -f "$dkms_deb" ] && [ -f "$tools_deb" ] || done_run
 
 # lintian: errors and warnings fail, unless debian/*.lintian-overrides
 # overrides them (each with its reason); info and pedantic tags are shown
@@ -208,7 +188,7 @@ mirror=$({ grep -hoE '^(URIs:|deb) +[a-z]+://[^ ]+/debian/?( |$)' /etc/apt/sourc
 [ -n "$codename" ] && [ -n "$mirror" ]
 tap $? "the host's release (${codename:-none}) and its Debian mirror (from /etc/apt)" \
 	"/etc/os-release has no VERSION_CODENAME, or /etc/apt names no Debian mirror"
-[ -n "$codename" ] && [ -n "$mirror" ] || finish
+[ -n "$codename" ] && [ -n "$mirror" ] || done_run
 
 t0=$(date +%s)
 base=$work/base-$codename.tar
@@ -221,7 +201,7 @@ if [ ! -f "$base" ]; then
 		as_root tar -C "$tmp" -cf "$base.new" . && mv "$base.new" "$base"
 	tap $? "debootstrap --variant=minbase $codename (made once, kept as ${base#"$build"/})" "$log"
 	as_root rm -rf --one-file-system "$tmp" "$base.new"
-	[ -f "$base" ] || finish
+	[ -f "$base" ] || done_run
 	times+=("debootstrap $(($(date +%s) - t0)) s")
 fi
 
@@ -345,9 +325,11 @@ tap $? "ete-decode --help: exit 0, the options" "exit $rc: $out"
 as_root mkdir -p "$root/tmp/nosnap"
 out=$(in_root ete-decode /tmp/nosnap 2>&1)
 rc=$?
-[ $rc = 2 ] && [ "$out" = "ete-decode: /tmp/nosnap: no ETE_<N>.ini" ]
-tap $? "ete-decode on a directory without a trace unit: exit 2, \"$out\" (ete-decode(1), EXIT STATUS)" \
-	"exit $rc"
+# (ete-decode reads any OpenCSD snapshot: snapshot.ini first)
+want="ete-decode: /tmp/nosnap/snapshot.ini: No such file or directory"
+[ $rc = 2 ] && [ "$out" = "$want" ]
+tap $? "ete-decode on a directory that is no snapshot: exit 2, \"$out\" (ete-decode(1), EXIT STATUS)" \
+	"exit $rc, wanted 2 and \"$want\""
 
 # --- purge -------------------------------------------------------------------
 
@@ -411,4 +393,4 @@ held=$(mounts_in "$root")
 [ -z "$held" ]
 tap $? "no mount of the root is left outside its commands" "$held"
 [ -z "$held" ] && as_root rm -rf --one-file-system "$root"
-finish
+done_run
