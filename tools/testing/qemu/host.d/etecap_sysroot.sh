@@ -280,16 +280,19 @@ else
 		"$(echo "exit $(cat "$out/full.rc")"; cat "$out/full.log" "$out/full.ls")"
 fi
 
-# 12: the command's exit status is etecap's, the snapshot kept
+# 12: the command's exit status is etecap's, the snapshot kept.  The
+# command must end the capture, not run's -t 100ms (a command etecap
+# ends does not count, and a loaded host may take longer than that to
+# start one): -t 3600s, given last, is the one that counts.
 fake
-run -c 1 -o "$out/status" -- sh -c 'exit 3'
+run -c 1 -t 3600s -o "$out/status" -- sh -c 'exit 3'
 rc=$?
 [ $rc = 3 ] && [ -s "$out/status/snapshot.ini" ] &&
 	grep -qx 'command_exit=3' "$out/status/etecap.txt"
 tap $? "a command that exits 3: etecap exits 3, the snapshot written (command_exit=3)" \
 	"$(echo "exit $rc"; cat "$out/run.log")"
 fake
-run -c 1 -o "$out/status" -- sh -c 'kill -TERM $$'
+run -c 1 -t 3600s -o "$out/status" -- sh -c 'kill -TERM $$'
 rc=$?
 [ $rc = 143 ] && [ -s "$out/status/snapshot.ini" ]
 tap $? "a command killed by SIGTERM: etecap exits 143 (128 + 15), the snapshot written" \
