@@ -61,6 +61,7 @@ ALLOWLIST = sorted([
     'IGNORE',	# "IGNORE bytes", Ignore packets, trigger mode
     'IIQQQQ',	# struct.unpack format (post.d/etecap_snapshot.sh)
     'INSTEN',	# TRCEVENTCTL1R.INSTEN field
+    'INTERP',	# the ELF program header (readelf -l, host.d/packages.sh)
     'ISTALL',	# TRCSTALLCTLR.ISTALL field
     'README',	# the file name
     'REVIDR',	# REVIDR_EL1, in a kernel commit's title (compat.rst)
@@ -70,6 +71,7 @@ ALLOWLIST = sorted([
     'SIGHUP',	# signal
     'SIGINT',	# signal
     'SOURCE',	# a shell variable, "SOURCE" in usage text
+    'STATIC',	# a make variable (tools/ete/Makefile: STATIC=y)
     'SPARAM',	# macro in ete/param-table.c
     'SRCVER',	# a shell variable
     'STATUS',	# TRCSSCSR.STATUS and friends
@@ -172,8 +174,11 @@ def source_files():
     for top in ('ete', 'trbe', 'include', 'tools'):
         for root, dirs, files in os.walk(os.path.join(TOP, top)):
             rel = os.path.relpath(root, TOP)
+            # not ours: the spec's own files, OpenCSD's vendored data
             dirs[:] = sorted(d for d in dirs if d != 'build' and
-                             os.path.join(rel, d) != 'tools/testing/spec')
+                             os.path.join(rel, d) not in
+                             ('tools/testing/spec',
+                              'tools/testing/ocsd-snapshots-ete'))
             out += [os.path.join(rel, f) for f in sorted(files)]
     doc = os.path.join(TOP, 'Documentation')
     out += ['Documentation/' + f for f in sorted(os.listdir(doc))

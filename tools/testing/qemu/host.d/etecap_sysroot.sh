@@ -245,7 +245,7 @@ failing "fsync of ETE_1.ini reports an I/O error" \
 # the buffers (what etecap checks first), not for the snapshot's files;
 # in a mount namespace of its own (unshare), where one can be had
 fake
-cat >"$out/full.sh" <<'SCRIPT'
+cat >"$out/full.sh" <<'FULL_SH'
 set -u
 out=$1 root=$2 t=$1/tmpfs
 mkdir -p "$t" && mount -t tmpfs -o size=1m tmpfs "$t" || exit 90
@@ -263,7 +263,7 @@ echo $? >"$out/full.rc"
 (cd "$t/snap" && find . -type f | sort | xargs sha256sum | sha256sum) >"$out/full.after"
 ls -d "$t"/snap* >"$out/full.ls"
 umount "$t"
-SCRIPT
+FULL_SH
 if [ "$(id -u)" = 0 ]; then ns=(unshare -m); else ns=(unshare -rm); fi
 "${ns[@]}" bash "$out/full.sh" "$out" "$root" >"$out/full.out" 2>&1
 rc=$?
