@@ -96,7 +96,14 @@
 #define PERF_AUXTRACE_CS_ETM	3
 #define CS_ETE_MAGIC		0x5050505050505050ULL
 #define CS_HEADER_VERSION	1
-#define ETE_NR_PARAMS		8
+#define ETE_NR_PARAMS		9	/* the registers, then TS_SOURCE */
+/*
+ * CS_ETE_TS_SOURCE: TRFCR_ELx.TS of the capture.  The driver always
+ * selects the virtual counter (ete/config-image.c, TRFCR_TS_VIRTUAL); perf
+ * 6.12 and later warn "Virtual timestamps are not enabled" without it,
+ * perf 6.1 skips what it does not know.
+ */
+#define ETE_TS_SOURCE_VIRTUAL	1
 
 #define REC_MMAP2		10
 #define REC_COMM		3
@@ -1261,6 +1268,7 @@ static int write_perf(struct snap *s, const char *out)
 		put64(&d, ETE_NR_PARAMS);
 		for (k = 0; k < NREGS; k++)
 			put64(&d, c->regs[k]);
+		put64(&d, ETE_TS_SOURCE_VIRTUAL);
 		if (c->cpu > maxcpu)
 			maxcpu = c->cpu;
 	}
@@ -1322,7 +1330,14 @@ static int write_perf(struct snap *s, const char *out)
 			put64(&d, len + pad);
 			put64(&d, start);
 			put64(&d, (uint64_t)c->cpu << 32 | k);	/* reference */
-			put32(&d, i);				/* idx */
+			/*
+			 * idx: the queue, the CPU's number, not its place in
+			 * the list.  perf 6.12 and later take the queue as the
+			 * CPU (cs-etm.c, cs_etm__get_queue()); a CPU set with
+			 * a hole ({1,3}, or -a with a CPU offline) decodes
+			 * into no samples otherwise.
+			 */
+			put32(&d, c->cpu);			/* idx */
 			put32(&d, -1);				/* tid */
 			put32(&d, c->cpu);
 			put32(&d, 0);

@@ -20,14 +20,36 @@
 #        rig-apt.sh BUILD_DIR unpack PKG[:ARCH][=VER] DIR
 #                                                 download PKG and unpack it
 #                                                 into DIR (dpkg-deb -x)
+#        rig-apt.sh BUILD_DIR root PKG[=VER] DIR
+#                                                 PKG and every package it
+#                                                 depends on, recursively,
+#                                                 unpacked into DIR: a
+#                                                 program of that release
+#                                                 run from DIR through DIR's
+#                                                 own dynamic loader, on any
+#                                                 host (the perf of each
+#                                                 Debian release)
+#
+# RIG_APT_RELEASE=bookworm|trixie|...: only that release's suites, in
+# lists of their own (BUILD_DIR/apt-RELEASE), so that a root's libraries
+# are those its program was built against.
 set -euo pipefail
 
-build=$(realpath -m "${1:?usage: rig-apt.sh BUILD_DIR update|cache|version|unpack ...}")
-cmd=${2:?usage: rig-apt.sh BUILD_DIR update|cache|version|unpack ...}
+build=$(realpath -m "${1:?usage: rig-apt.sh BUILD_DIR update|cache|version|unpack|root ...}")
+cmd=${2:?usage: rig-apt.sh BUILD_DIR update|cache|version|unpack|root ...}
 shift 2
 dir=$build/apt
 suites="bookworm bookworm-updates bookworm-backports trixie trixie-updates trixie-backports"
 security_suites="bookworm-security trixie-security"
+if [ -n "${RIG_APT_RELEASE:-}" ]; then
+	r=$RIG_APT_RELEASE
+	case "$r" in
+	*[!a-z]*) echo "rig-apt: RIG_APT_RELEASE=$r is not a release name" >&2; exit 2 ;;
+	esac
+	dir=$build/apt-$r
+	suites="$r $r-updates $r-backports"
+	security_suites="$r-security"
+fi
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 # mirror_of PATH: the first URI of the host's apt sources whose path ends in
@@ -127,6 +149,42 @@ unpack)
 	fi
 	mkdir -p "$dest"
 	dpkg-deb -x "$tmp"/*.deb "$dest"
+	;;
+root)
+	pkg=${1:?root PKG DIR}
+	dest=$(realpath -m "${2:?root PKG DIR}")
+	update
+	# unpacked already, from the same lists
+	if [ -f "$dest/.rig-root" ] && [ "$(head -n 1 "$dest/.rig-root")" = "$pkg" ] &&
+	   [ "$dest/.rig-root" -nt "$dir/updated" ]; then
+		exit 0
+	fi
+	# the closure: real package names only (virtual ones print as <name>),
+	# this architecture's (an arm64 alternative is never wanted here)
+	deps=$(apt-cache "${opts[@]}" depends --recurse --no-recommends \
+		--no-suggests --no-conflicts --no-breaks --no-replaces \
+		--no-enhances "$pkg" | awk '/^[a-z0-9]/ && !/:/ { print $1 }' |
+		sort -u | grep -vx "${pkg%%=*}" || true)
+	if [ -z "$deps" ]; then
+		echo "rig-apt: no dependencies of $pkg in $suites" >&2
+		exit 1
+	fi
+	tmp=$(mktemp -d "$dir/dl.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	chmod 755 "$tmp"
+	# shellcheck disable=SC2086 # one word per package
+	if ! (cd "$tmp" && timeout 1200 apt-get "${opts[@]}" -qq download "$pkg" $deps) \
+		>"$tmp/log" 2>&1; then
+		echo "rig-apt: cannot download $pkg and its dependencies:" >&2
+		tail -n 5 "$tmp/log" >&2
+		exit 1
+	fi
+	rm -rf "$dest"
+	mkdir -p "$dest"
+	for d in "$tmp"/*.deb; do
+		dpkg-deb -x "$d" "$dest"
+	done
+	{ echo "$pkg"; (cd "$tmp" && ls ./*.deb | sed 's:^\./::'); } >"$dest/.rig-root"
 	;;
 *)
 	echo "rig-apt: unknown command $cmd" >&2

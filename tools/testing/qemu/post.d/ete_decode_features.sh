@@ -174,10 +174,11 @@ bad=$(awk '$1 == "C" && (NF != 4 || $4 != "task_" ($3 - 7)) { print }' "$work/ct
 tap $? "contexts.txt: C lines and JSON ranges give pid and comm (context IDs: ${ids//$'\n'/ })"
 diag "$bad"
 
-# timestamps: seconds from machine.txt's cntfrq_el0
-if [ -s "$stamps/trace_cpu0.bin" ]; then
+# timestamps: seconds from machine.txt's cntfrq_el0 (the capture is of
+# CPUs 1 and 3)
+if [ -s "$stamps/trace_cpu1.bin" ]; then
 	frq=$(sed -n 's/^cntfrq_el0=//p' "$stamps/machine.txt")
-	"$decode" --cpu 0 "$stamps" >"$work/ts.txt" 2>/dev/null
+	"$decode" --cpu 1 "$stamps" >"$work/ts.txt" 2>/dev/null
 	bad=$(awk -v f="$frq" '$1 == "T" { t++; if (NF != 4 || ($4 - $3 / f) > 1e-6 || ($3 / f - $4) > 1e-6) print }
 		END { if (!t) print "no T line" }' "$work/ts.txt" | head -3)
 	[ -n "$frq" ] && [ -z "$bad" ]

@@ -46,6 +46,7 @@ build=${1:?usage: $0 BUILD_DIR RUN...}
 build=$(cd "$build" && pwd) || exit 1
 shift
 . "$here/lib/tap.sh"
+. "$here/lib/perf.sh"
 # The EL1 run of the runs given (KERNEL/el1): only it makes the captures.
 run=$(el1_run "$build" "$@")
 # "CASE:CPUS" of each ete-e2e-case entry of the plan
@@ -81,100 +82,10 @@ mkdir -p "$work"
 export HOME=$work/home
 mkdir -p "$HOME"
 
-# The comparison: truth file, then one file of `perf script -F ip` per
-# segment; "exact" (one segment, no gap: the same instructions) or "runs"
-# (each segment's instructions a run of the truth's, in order).  Prints
-# one summary line; exit 0 if they agree.
-cat >"$work/compare.py" <<'EOF'
-import struct, sys
+# The comparison: lib/perf_compare.py (truth file, then one file of
+# `perf script -F ip` per segment)
 
-mode, truth, segs = sys.argv[1], sys.argv[2], sys.argv[3:]
-t, nr, nq = [], 0, 0
-for line in open(truth):
-    f = line.split()
-    if f and f[0] == 'R':
-        s, k = int(f[2], 16), int(f[4])
-        t.extend(s + 4 * i for i in range(k))
-        nr += 1
-    elif f and f[0] == 'Q':
-        nq += 1   # a path the trace does not give: no instruction known
-    elif f and f[0] in ('H', '#'):
-        print("truth has hash or lost records: not comparable")
-        sys.exit(1)
-p = [[int(l.split()[0], 16) for l in open(s) if l.strip()] for s in segs]
-
-
-def runs(seq):
-    r = []
-    for a in seq:
-        if r and a == r[-1][1]:
-            r[-1][1] = a + 4
-        else:
-            r.append([a, a + 4])
-    return r
-
-
-def pack(seq):
-    return struct.pack('<%dQ' % len(seq), *seq)
-
-
-ok, equal, diff, first = True, 0, 0, None
-if mode == 'exact' and nq:
-    # Q elements (instruction counts without a path): after one, perf's
-    # decoder may give nothing until the next address, where ete-decode
-    # goes on.  Each stretch perf gives must still be the truth's, in
-    # order (as a segment after a gap is); what it leaves out is counted.
-    mode, p = 'runs', [list(range(x, y, 4)) for x, y in runs(p[0])]
-if mode == 'exact':
-    rt, rp = runs(t), runs(p[0])
-    equal = sum(1 for a, b in zip(rt, rp) if a == b)
-    diff = max(len(rt), len(rp)) - equal
-    ok = t == p[0] and len(t) > 0
-    for i, (a, b) in enumerate(zip(t, p[0])):
-        if a != b:
-            first = "first difference at instruction %d: truth 0x%x, perf 0x%x" % (i, a, b)
-            break
-    else:
-        if len(t) != len(p[0]):
-            first = "truth %d instructions, perf %d" % (len(t), len(p[0]))
-    ranges = len(rt)
-else:
-    tb, pos, ranges = pack(t), 0, 0
-    for k, seq in enumerate(p):
-        r = runs(seq)
-        ranges += len(r)
-        if not seq:
-            continue
-        # the segment's first and last runs may be cut by its ends
-        at, needle = tb.find(pack(seq), pos), pack(seq)
-        while at >= 0 and at % 8:
-            at = tb.find(needle, at + 1)
-        if at < 0:
-            ok = False
-            diff += len(r)
-            first = first or "segment %d (%d instructions from 0x%x) is not a run of the truth after instruction %d" % (
-                k, len(seq), seq[0], pos // 8)
-        else:
-            equal += len(r)
-            pos = at + len(needle)
-    ok = ok and equal > 0
-print("%d truth ranges (%d Q), %d instructions; perf %d instructions in %d segment(s); ranges compared %d, equal %d, different %d%s" % (
-    nr, nq, len(t), sum(map(len, p)), len(p), ranges, equal, diff,
-    "; " + first if first else ""))
-sys.exit(0 if ok else 1)
-EOF
-
-# perf's complaints: anything on stderr but arm64 unwinding's absence
-# on this host, the no-kallsyms note `perf report` gives, and the count
-# of AUX records flagged TRUNCATED (perfdata.c flags each segment a gap
-# follows)
-perf_errors() {
-	grep -v -e '^unwind: target platform=arm64 is not supported' \
-		-e '^AUX data lost [0-9]* times out of [0-9]*!$' \
-		-e '^Warning:$' -e 'Kernel address maps' -e 'kptr_restrict' \
-		-e 'no suitable kallsyms' -e "can't be resolved" -e '^$' \
-		-e 'Samples in kernel modules' "$1"
-}
+# perf's complaints: perf_errors (lib/perf.sh)
 
 # script FILE OUT: perf script's instruction samples' addresses into OUT;
 # 0 with no complaint.  perf 6.1 reports no decode error (it leaves the
@@ -257,7 +168,7 @@ check_cpu() {
 		fi
 		script "$given" "$out/ip.0" >"$out/script.diag"
 		rc=$?
-		summary=$(python3 "$work/compare.py" exact "$truth" "$out/ip.0")
+		summary=$(python3 "$here/lib/perf_compare.py" exact "$truth" "$out/ip.0")
 		[ $? = 0 ] && [ $rc = 0 ]
 		echo "$? $name cpu$cpu: $size bytes; perf script $([ $rc = 0 ] && echo clean || echo COMPLAINED); $summary$note"
 		cat "$out/script.diag"
@@ -298,7 +209,7 @@ check_cpu() {
 		echo "# the whole stream's decode is not its segments' one after the other" >>"$out/script.diag"
 	}
 	# shellcheck disable=SC2086
-	summary=$(python3 "$work/compare.py" runs "$truth" $segs)
+	summary=$(python3 "$here/lib/perf_compare.py" runs "$truth" $segs)
 	[ $? = 0 ] && [ $rc = 0 ]
 	echo "$? $name cpu$cpu: $size bytes, $(wc -l <"$snap/gaps_cpu$cpu.txt") gaps, $seg segments; perf script $([ $rc = 0 ] && echo clean || echo COMPLAINED); $summary$note"
 	cat "$out/script.diag"
