@@ -9,9 +9,10 @@
  * - The file header (perf_session__read_header()): one attribute, the
  *   cs_etm event: type PERFDATA_PMU_TYPE, the PMU type the AUXTRACE_INFO
  *   header repeats (cs_etm__evsel_is_auxtrace() matches the two; the
- *   number need not exist on the reading host); config without
- *   ETM_OPT_TS, so that perf decodes "timeless" (cs_etm__setup_timeless_
- *   decoding()): one CPU's queue after the other, no timestamps needed;
+ *   number need not exist on the reading host); config with ETM_OPT_TS
+ *   only when TRCCONFIGR.TS (perf 6.12 takes it from the config, 7.x
+ *   from TRCCONFIGR, cs_etm__setup_timeless_decoding()): without
+ *   timestamps perf decodes "timeless", one CPU's queue after the other;
  *   sample_id_all with TID|CPU|IDENTIFIER, so that the AUX records say
  *   which CPU their data is from (cs_etm__queue_aux_records_cb() matches
  *   it with the AUXTRACE record's cpu) and evlist__event2evsel() finds the
@@ -27,11 +28,18 @@
  *   first CPU, arm64 perf's format), HEADER_OSRELEASE, HEADER_HOSTNAME,
  *   HEADER_VERSION, HEADER_EVENT_DESC (the event's name), HEADER_PMU_
  *   MAPPINGS (cs_etm = the type) for `perf report --header`.
+ * - PERF_RECORD_TIME_CONV, before AUXTRACE_INFO (which copies it), when
+ *   machine.txt has cntfrq_el0: the trace's timestamps are the virtual
+ *   counter's ticks (TS_SOURCE below), and perf 6.12 and later turn them
+ *   into sample times with it (tsc_to_perf_time()); without it every
+ *   time is 0 and perf 7.x, which decodes a capture with timestamps in
+ *   time order, gives no sample at all.  time_zero is 0: the times are
+ *   the counter's, in ns from its zero.
  * - PERF_RECORD_AUXTRACE_INFO, type PERF_AUXTRACE_CS_ETM: header version
  *   1, PMU type << 32 | number of CPUs, snapshot 0, then per CPU the ETE
- *   block (magic __perf_cs_ete_magic, CPU, 8 parameters: TRCCONFIGR,
+ *   block (magic __perf_cs_ete_magic, CPU, 9 parameters: TRCCONFIGR,
  *   TRCTRACEIDR, TRCIDR0, TRCIDR1, TRCIDR2, TRCIDR8, TRCAUTHSTATUS,
- *   TRCDEVARCH), as cs_etm__process_auxtrace_info() and
+ *   TRCDEVARCH, TS_SOURCE), as cs_etm__process_auxtrace_info() and
  *   cs_etm__create_meta_blk() read it.
  * - PERF_RECORD_COMM for each task of contexts.txt and each task the
  *   caller names: the trace's Context packets set the thread (context ID
@@ -110,6 +118,7 @@
 #define REC_AUX			11
 #define REC_AUXTRACE_INFO	70
 #define REC_AUXTRACE		71
+#define REC_TIME_CONV		79
 #define REC_BUILD_ID		67	/* PERF_RECORD_HEADER_BUILD_ID */
 
 #define MISC_KERNEL		1
@@ -131,10 +140,12 @@
 #define ETM_OPT_CYCACC		12
 #define ETM_OPT_CTXTID		14
 #define ETM_OPT_CTXTID2		15
+#define ETM_OPT_TS		28
 #define ETM_OPT_RETSTK		29
 #define CFG_CYCACC		BIT(4)
 #define CFG_CID			BIT(6)
 #define CFG_VMID		BIT(7)
+#define CFG_TS			BIT(11)
 #define CFG_RS			BIT(12)
 #define CFG_VMIDOPT		BIT(15)
 
@@ -1187,7 +1198,8 @@ static uint64_t attr_config(const struct cpu *c)
 		cfg |= 1ULL << ETM_OPT_CTXTID2;
 	if (r & CFG_RS)
 		cfg |= 1ULL << ETM_OPT_RETSTK;
-	/* never ETM_OPT_TS: timeless decoding, one CPU after the other */
+	if (r & CFG_TS)
+		cfg |= 1ULL << ETM_OPT_TS;
 	return cfg;
 }
 
@@ -1219,6 +1231,32 @@ struct fsect {
 	struct buf b;
 };
 
+/*
+ * PERF_RECORD_TIME_CONV for a counter of @hz ticks a second: ns = (ticks *
+ * mult) >> shift, with the largest shift (at most 31) that keeps mult
+ * under 2^32, as the kernel's clocks_calc_mult_shift() does, so that
+ * tsc_to_perf_time()'s products fit in 64 bits.
+ */
+static void put_time_conv(struct buf *b, uint64_t hz)
+{
+	size_t at = begin_rec(b, REC_TIME_CONV, 0);
+	uint64_t mult = 0;
+	unsigned int shift;
+
+	for (shift = 31; shift; shift--) {
+		mult = (1000000000ULL << shift) / hz;
+		if (mult < (1ULL << 32))
+			break;
+	}
+	put64(b, shift);
+	put64(b, mult);
+	put64(b, 0);		/* time_zero */
+	put64(b, 0);		/* time_cycles */
+	put64(b, 0);		/* time_mask */
+	put_zero(b, 8);		/* cap_user_time_zero, _short, reserved */
+	end_rec(b, at);
+}
+
 static int write_perf(struct snap *s, const char *out)
 {
 	struct buf h = { 0 }, d = { 0 }, idx = { 0 };
@@ -1231,7 +1269,7 @@ static int write_perf(struct snap *s, const char *out)
 	const size_t nfeat = ARRAY_SIZE(feat);
 	size_t i, k, nidx = 0, data_off, at, off;
 	char v[256];
-	uint64_t features[4] = { 0 }, config;
+	uint64_t features[4] = { 0 }, config, hz;
 	int ret = 0, maxcpu = 0;
 	FILE *f = NULL;
 
@@ -1252,6 +1290,10 @@ static int write_perf(struct snap *s, const char *out)
 	put64(&h, 8);
 	put64(&h, EVENT_ID);
 	data_off = h.len;
+
+	if (s->machine && ini_get(s->machine, "", "cntfrq_el0", v, sizeof(v)) &&
+	    parse_u64(v, &hz) && hz >= 1000 && hz <= 1000000000ULL)
+		put_time_conv(&d, hz);
 
 	/* AUXTRACE_INFO */
 	at = begin_rec(&d, REC_AUXTRACE_INFO, 0);

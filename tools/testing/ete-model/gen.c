@@ -17,6 +17,7 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <asm/arch_timer.h>
 #include <asm/virt.h>
 
 #include "model.h"
@@ -213,6 +214,13 @@ static void em_gen_config(struct em_unit *u, struct em_trace_cfg *c)
 	c->cc_threshold = u->trc[ETE_TRCCCCTLR / 4] & EM_IDR3_CCITMIN;
 	c->commit_cc = !(p->idr[0] & EM_IDR0_COMMOPT);
 	c->ts = cfg & EM_CONFIGR_TS;
+	/*
+	 * The driver selects the virtual counter (TRFCR_ELx.TS): timestamps
+	 * are its value, never 0 on a running system, comparable across CPUs
+	 * and with what user space reads of it (perf's TIME_CONV).
+	 */
+	if (c->ts)
+		c->ts_base = __arch_counter_get_cntvct();
 	c->rs = cfg & EM_CONFIGR_RS;
 	c->bb = cfg & EM_CONFIGR_BB;
 	c->bb_ranges = bb & 0xff;

@@ -118,7 +118,7 @@ static void put_timestamp(struct em_tracer *t, const struct em_trace_cfg *cfg,
 	if (!cfg->ts)
 		return;
 	flush_atoms(t, out);
-	put(t, out, pkt, em_pkt_timestamp(pkt, t->cycles));
+	put(t, out, pkt, em_pkt_timestamp(pkt, cfg->ts_base + t->cycles));
 	t->ts_blocks = 0;
 }
 

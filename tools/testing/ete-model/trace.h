@@ -30,6 +30,9 @@
  * @cc_threshold: TRCCCCTLR.THRESHOLD
  * @commit_cc: Cycle Count packets carry a COMMIT field (TRCIDR0.COMMOPT 0)
  * @ts: timestamps (TRCCONFIGR.TS)
+ * @ts_base: the counter TRFCR_ELx.TS selects (the virtual counter,
+ *	CNTVCT_EL0) when generation started; a Timestamp packet carries it
+ *	plus the cycles since
  * @rs: return stack (TRCCONFIGR.RS)
  * @bb: branch broadcast (TRCCONFIGR.BB), everywhere or within @bb_ranges
  * @bb_ranges: TRCBBCTLR.RANGE: the ranges BB applies to (0: all)
@@ -54,6 +57,7 @@ struct em_trace_cfg {
 	u32 cc_threshold;
 	bool commit_cc;
 	bool ts;
+	u64 ts_base;
 	bool rs;
 	bool bb;
 	u8 bb_ranges;

@@ -20,10 +20,12 @@
 #    metadata[0]), so its samples all carry that CPU: the whole file has
 #    the truths' instructions in all, and each CPU's own file (--cpu N)
 #    that CPU's truth, with no warning.
-# Then two self-tests on the newest perf, that the check fails for the
+# Then three self-tests on the newest perf, that the check fails for the
 # reasons it is there: the timestamps file with its AUXTRACE records'
 # queue index made the CPU's place in the list (what perfdata.c wrote
-# before: perf 6.12 takes the queue for the CPU), and with TS_SOURCE 0.
+# before: perf 6.12 takes the queue for the CPU), with TS_SOURCE 0, and
+# with TIME_CONV's multiplier 0 (every sample time 0, as with no
+# TIME_CONV).
 #
 # Usage: perf_versions.sh BUILD_DIR RUN...   (RUN: KERNEL/el1...); TAP.
 set -uo pipefail
@@ -162,12 +164,17 @@ corrupt() {
 		tap 1 "self-test: $1 is rejected (no file, or no perf 6.12 or later)"
 		return
 	fi
-	python3 - "$f" "$bad" <<EOF
+	rm -f "$bad"
+	if ! python3 - "$f" "$bad" >"$work/patch.log" 2>&1 <<EOF
 import struct, sys
 b = bytearray(open(sys.argv[1], 'rb').read())
 $2
 open(sys.argv[2], 'wb').write(b)
 EOF
+	then
+		tap 1 "self-test: $1 is rejected (the file could not be patched)" "$(tail -3 "$work/patch.log")"
+		return
+	fi
 	check "${p#*:}" "${p%%=*}" timestamps "$bad" >"$work/verdict" 2>&1
 	read -r status desc <"$work/verdict"
 	[ "$status" = 1 ]
@@ -177,10 +184,12 @@ EOF
 # PERF_RECORD_AUXTRACE (type 71, 48 bytes): size, offset, reference, idx,
 # tid, cpu; idx becomes the record's CPU's place among the CPUs
 corrupt "the file with each AUXTRACE queue index the CPU's place in the list" '
-recs, at = [], struct.unpack_from("<Q", b, 32)[0]
-end = at + struct.unpack_from("<Q", b, 40)[0]
+recs, at = [], struct.unpack_from("<Q", b, 40)[0]
+end = at + struct.unpack_from("<Q", b, 48)[0]
 while at < end:
     t, _, size = struct.unpack_from("<IHH", b, at)
+    if size < 8:
+        sys.exit("a record of %d bytes at %d" % (size, at))
     if t == 71:
         recs.append(at)
         at += size + struct.unpack_from("<Q", b, at + 8)[0]
@@ -200,4 +209,13 @@ while True:
         break
     struct.pack_into("<Q", b, at + 11 * 8, 0)
     at += 8'
+# PERF_RECORD_TIME_CONV (type 79): time_shift, time_mult
+corrupt "the file with TIME_CONV's multiplier 0" '
+at = struct.unpack_from("<Q", b, 40)[0]
+while struct.unpack_from("<I", b, at)[0] != 79:
+    size = struct.unpack_from("<H", b, at + 6)[0]
+    if size < 8:
+        sys.exit("no TIME_CONV record")
+    at += size
+struct.pack_into("<Q", b, at + 16, 0)'
 finish
