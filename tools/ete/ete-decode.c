@@ -333,7 +333,7 @@ int main(int argc, char **argv)
 		jobs[k].d.slot = k;
 		jobs[k].d.quiet = hash || perf;
 		ret = setup_job(&ss, &jobs[k], &seen);
-		/* --to-perf takes the CPUs it has files of, as perfdata.c does */
+		/* --to-perf takes the CPUs it has files of, as perfdata does */
 		if (ret && perf) {
 			jobs[k].skip = true;
 			ret = 0;

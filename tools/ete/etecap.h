@@ -18,7 +18,9 @@
  *   etecap-dirs.c      DIR.tmp published as DIR only when whole, DIR.old,
  *                      flight snapshots DIR.<n>
  *   perfdata.c         --perf-data: the published snapshot as a perf.data
- *                      (shared with the host's ete-decode --to-perf)
+ *                      (shared with the host's ete-decode --to-perf), with
+ *                      perfdata-read.c, perfdata-mem.c, perfdata-elf.c,
+ *                      perfdata-buf.c; snapshot.c reads the snapshot
  */
 #ifndef ETECAP_H
 #define ETECAP_H

@@ -5,8 +5,8 @@
  * cs_etm AUX trace (per-CPU TRBE data: unformatted, raw ETE).
  *
  * Plain C, no libopencsd: the host's ete-decode and the arm64 etecap can
- * both link it.  See perfdata.c for the file's records and why perf needs
- * each of them.
+ * both link it (perfdata*.c, and snapshot.c, which reads the snapshot).
+ * See perfdata.c for the file's records and why perf needs each of them.
  */
 #ifndef ETE_PERFDATA_H
 #define ETE_PERFDATA_H

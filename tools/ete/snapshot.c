@@ -80,8 +80,20 @@ static const char *ss_trim(const char *p, size_t *len)
 	return p;
 }
 
-static int ini_read(struct ss_ini *ini, const char *path, char *err,
-		    size_t errlen)
+static struct ss_section *new_section(struct ss_ini *ini, const char *name,
+				      size_t len)
+{
+	struct ss_section *sc;
+
+	ini->sect = ss_grow(ini->sect, ini->nsect + 1, sizeof(*ini->sect));
+	sc = &ini->sect[ini->nsect++];
+	memset(sc, 0, sizeof(*sc));
+	sc->name = ss_strndup(name, len);
+	return sc;
+}
+
+int ss_ini_read(struct ss_ini *ini, const char *path, bool bare, char *err,
+		size_t errlen)
 {
 	struct ss_section *cur = NULL;
 	char *line = NULL;
@@ -111,19 +123,17 @@ static int ini_read(struct ss_ini *ini, const char *path, char *err,
 					       "%s:%u: a section line without its ']'",
 					       path, no);
 			}
-			ini->sect = ss_grow(ini->sect, ini->nsect + 1,
-					    sizeof(*ini->sect));
-			cur = &ini->sect[ini->nsect++];
-			memset(cur, 0, sizeof(*cur));
-			cur->name = ss_strndup(p + 1, len - 2);
+			cur = new_section(ini, p + 1, len - 2);
 			continue;
 		}
 		eq = memchr(p, '=', len);
+		if (eq && !cur && bare)
+			cur = new_section(ini, "", 0);
 		if (!eq || !cur) {
 			fclose(f);
 			free(line);
 			return ss_fail(err, errlen, -EINVAL,
-				       "%s:%u: %s", path, no, cur ?
+				       "%s:%u: %s", path, no, cur || bare ?
 				       "a line that is not KEY=VALUE" :
 				       "a KEY=VALUE line before any [section]");
 		}
@@ -143,7 +153,7 @@ static int ini_read(struct ss_ini *ini, const char *path, char *err,
 	return 0;
 }
 
-static void ini_free(struct ss_ini *ini)
+void ss_ini_free(struct ss_ini *ini)
 {
 	size_t i, k;
 
@@ -264,6 +274,7 @@ static int read_dumps(struct snapshot *s, struct ss_device *d, char *err,
 		sp = sect_get(sc, "space");
 		d->dumps = ss_grow(d->dumps, d->ndumps + 1, sizeof(*d->dumps));
 		m = &d->dumps[d->ndumps++];
+		m->section = sc->name;
 		m->file = ss_join(s->dir, file);
 		m->address = a;
 		m->offset = off;
@@ -290,7 +301,7 @@ static int read_devices(struct snapshot *s, char *err, size_t errlen)
 		char *path = ss_join(s->dir, list->kv[i].val);
 
 		s->ndev++;
-		ret = ini_read(&d->ini, path, err, errlen);
+		ret = ss_ini_read(&d->ini, path, false, err, errlen);
 		free(path);
 		if (ret)
 			return ret;
@@ -448,7 +459,7 @@ int ss_open(struct snapshot *s, const char *dir, char *err, size_t errlen)
 	memset(s, 0, sizeof(*s));
 	s->dir = ss_strndup(dir, strlen(dir));
 	path = ss_join(dir, "snapshot.ini");
-	ret = ini_read(&s->top, path, err, errlen);
+	ret = ss_ini_read(&s->top, path, false, err, errlen);
 	free(path);
 	if (ret)
 		return ret;
@@ -461,7 +472,7 @@ int ss_open(struct snapshot *s, const char *dir, char *err, size_t errlen)
 			       "%s: [trace] has no metadata= (the trace ini)",
 			       s->top.path);
 	path = ss_join(dir, meta);
-	ret = ini_read(&s->trace, path, err, errlen);
+	ret = ss_ini_read(&s->trace, path, false, err, errlen);
 	free(path);
 	if (ret)
 		return ret;
@@ -481,15 +492,15 @@ void ss_close(struct snapshot *s)
 			free(s->dev[i].dumps[k].space);
 		}
 		free(s->dev[i].dumps);
-		ini_free(&s->dev[i].ini);
+		ss_ini_free(&s->dev[i].ini);
 	}
 	for (i = 0; i < s->nbuf; i++)
 		free(s->buf[i].file);
 	free(s->dev);
 	free(s->buf);
 	free(s->src);
-	ini_free(&s->top);
-	ini_free(&s->trace);
+	ss_ini_free(&s->top);
+	ss_ini_free(&s->trace);
 	free(s->dir);
 	memset(s, 0, sizeof(*s));
 }

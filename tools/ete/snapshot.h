@@ -17,7 +17,8 @@
  * etecap writes this format (one buffer, source and core per CPU); Arm's
  * own snapshots (OpenCSD's decoder/tests/snapshots-ete) use all of it.
  * What the reader cannot represent it refuses with a message naming the
- * file and the key.  ete-decode uses it; it has no OpenCSD dependency.
+ * file and the key.  ete-decode and perfdata (etecap --perf-data, and
+ * ete-decode --to-perf) use it; it has no OpenCSD dependency.
  */
 #ifndef ETE_SNAPSHOT_H
 #define ETE_SNAPSHOT_H
@@ -46,6 +47,7 @@ struct ss_ini {
 
 /* A memory image of a core: @length bytes of @file from @offset */
 struct ss_dump {
+	const char *section;	/* its section's name, dumpK, for messages */
 	char *file;		/* the path, the snapshot directory's joined */
 	uint64_t address;
 	uint64_t offset;
@@ -107,6 +109,27 @@ int ss_open(struct snapshot *s, const char *dir, char *err, size_t errlen);
  * @s: the snapshot
  */
 void ss_close(struct snapshot *s);
+
+/**
+ * ss_ini_read() - read an ini file whole, as ss_open() reads the snapshot's
+ * @ini: all zero; filled, ss_ini_free() it whatever the result
+ * @path: the file
+ * @bare: KEY=VALUE lines before any [section] are a section named ""
+ *	(etecap's machine.txt has no section); else they are refused
+ * @err: a message naming the file and line when it fails
+ * @errlen: its size
+ *
+ * Return: 0, -ENOENT (the file cannot be opened) or -EINVAL (a line that
+ * is neither a [section], nor KEY=VALUE, nor a comment).
+ */
+int ss_ini_read(struct ss_ini *ini, const char *path, bool bare, char *err,
+		size_t errlen);
+
+/**
+ * ss_ini_free() - free what ss_ini_read() read
+ * @ini: the file
+ */
+void ss_ini_free(struct ss_ini *ini);
 
 /**
  * ss_get() - the value of @key in [@section] of @ini

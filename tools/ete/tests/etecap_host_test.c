@@ -4,7 +4,8 @@
  * this): the command line, the memory set that must never hand OpenCSD
  * two overlapping images, the gap records translated from stream to file
  * offsets, and --perf-data's conversion of a snapshot.  Linked with
- * etecap-opts.c, etecap-mem.c, etecap-gaps.c, etecap-write.c, perfdata.c.
+ * etecap-opts.c, etecap-mem.c, etecap-gaps.c, etecap-write.c, snapshot.c
+ * and perfdata's files (perfdata.c, perfdata-*.c).
  * And ete-decode --compare (the program $ETE_DECODE, built with
  * libopencsd) on crafted snapshots: which gaps in the decode the truth may
  * have.
@@ -887,6 +888,70 @@ TEST_F(perfdata, no_unit_ini_says_which)
 		TH_LOG("%s", self->err);
 	/* nothing written */
 	EXPECT_NE(0, access(self->out, F_OK));
+}
+
+/* what snapshot.c reads and perfdata cannot use: the file and the key */
+TEST_F(perfdata, bad_register_says_file_and_key)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/ETE_0.ini", self->dir);
+	ASSERT_EQ(0, put_text(self->dir, "ETE_0.ini",
+			      "[device]\nname=ETE_0\nclass=trace_source\ntype=ETE\n\n"
+			      "[regs]\nTRCIDR0 = notanumber\nTRCIDR1=0x4100fff0\n"
+			      "TRCIDR2=0xd0001088\nTRCIDR8=0x0\nTRCCONFIGR=0x41\n"
+			      "TRCTRACEIDR=0x1\nTRCDEVARCH=0x47705a13\n"));
+	EXPECT_EQ(-EINVAL, perfdata_write(self->dir, self->out, NULL,
+					  self->err, sizeof(self->err)));
+	EXPECT_NE(NULL, strstr(self->err, path)) TH_LOG("%s", self->err);
+	EXPECT_NE(NULL, strstr(self->err, "TRCIDR0=notanumber"))
+		TH_LOG("%s", self->err);
+	EXPECT_NE(0, access(self->out, F_OK));
+}
+
+TEST_F(perfdata, no_dump_file_says_file_and_key)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/mem_0.bin", self->dir);
+	ASSERT_EQ(0, unlink(path));
+	EXPECT_EQ(-ENOENT, perfdata_write(self->dir, self->out, NULL,
+					  self->err, sizeof(self->err)));
+	snprintf(path, sizeof(path), "%s/cpu_0.ini: [dump0] file=", self->dir);
+	EXPECT_NE(NULL, strstr(self->err, path)) TH_LOG("%s", self->err);
+	EXPECT_NE(NULL, strstr(self->err, "mem_0.bin")) TH_LOG("%s", self->err);
+	EXPECT_NE(0, access(self->out, F_OK));
+}
+
+/* every gap of gaps_cpuN.txt cuts the trace: 5000 gaps, 5001 buffers */
+TEST_F(perfdata, every_gap_counts)
+{
+	struct perfdata_opts o = { .cpu = -1 };
+	size_t nlog = 0, i;
+	char *log = NULL, *gaps;
+	void *trace;
+	FILE *f;
+
+	trace = calloc(5001, 8);
+	gaps = malloc(5000 * 16);
+	ASSERT_NE(NULL, trace);
+	ASSERT_NE(NULL, gaps);
+	gaps[0] = 0;
+	for (i = 1; i <= 5000; i++)
+		sprintf(gaps + strlen(gaps), "%zu -1 1\n", 8 * i);
+	ASSERT_EQ(0, put_file(self->dir, "trace_cpu0.bin", trace, 5001 * 8));
+	ASSERT_EQ(0, put_text(self->dir, "gaps_cpu0.txt", gaps));
+	free(trace);
+	free(gaps);
+	f = open_memstream(&log, &nlog);
+	ASSERT_NE(NULL, f);
+	o.log = f;
+	EXPECT_EQ(0, perfdata_write(self->dir, self->out, &o, self->err,
+				    sizeof(self->err)))
+		TH_LOG("%s", self->err);
+	fclose(f);
+	EXPECT_NE(NULL, strstr(log, "5001 AUX buffer(s)")) TH_LOG("%s", log);
+	free(log);
 }
 
 /* ------------------------------------------------------------------------

@@ -102,7 +102,9 @@ if gcc -O1 -D_GNU_SOURCE "$vflag" -I"$top/include/uapi" -o "$work/etecap" \
 	"$src"/etecap.c "$src"/etecap-opts.c "$src"/etecap-sysfs.c \
 	"$src"/etecap-capture.c "$src"/etecap-mem.c "$src"/etecap-snapshot.c \
 	"$src"/etecap-gaps.c "$src"/etecap-write.c "$src"/etecap-dirs.c \
-	"$src"/perfdata.c >"$work/etecap.log" 2>&1; then
+	"$src"/snapshot.c "$src"/perfdata.c "$src"/perfdata-read.c \
+	"$src"/perfdata-mem.c "$src"/perfdata-elf.c "$src"/perfdata-buf.c \
+	>"$work/etecap.log" 2>&1; then
 	got=$("$work/etecap" --version 2>&1)
 	[ "$got" = "etecap $version" ]
 	tap $? "etecap --version prints \"etecap $version\" (got \"$got\")"
