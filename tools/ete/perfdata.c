@@ -13,11 +13,13 @@
  *   only when TRCCONFIGR.TS (perf 6.12 takes it from the config, 7.x
  *   from TRCCONFIGR, cs_etm__setup_timeless_decoding()): without
  *   timestamps perf decodes "timeless", one CPU's queue after the other;
- *   sample_id_all with TID|CPU|IDENTIFIER, so that the AUX records say
- *   which CPU their data is from (cs_etm__queue_aux_records_cb() matches
- *   it with the AUXTRACE record's cpu) and evlist__event2evsel() finds the
- *   event once cs_etm__synth_events() has added its own; an ID for it
- *   (cs_etm__synth_events() numbers its events from it).
+ *   sample_id_all with TID|CPU|IDENTIFIER (and TIME with timestamps,
+ *   which `perf script -F time` asks of the event), so that the AUX
+ *   records say which CPU their data is from (cs_etm__queue_aux_records_
+ *   cb() matches it with the AUXTRACE record's cpu) and
+ *   evlist__event2evsel() finds the event once cs_etm__synth_events() has
+ *   added its own; an ID for it (cs_etm__synth_events() numbers its
+ *   events from it).
  * - Features: HEADER_AUXTRACE, the index of the AUXTRACE records: without
  *   it cs_etm__queue_aux_records() finds nothing, the buffers are queued
  *   as they come and taken as formatted (frame) data, which TRBE's raw
@@ -115,6 +117,7 @@
 
 #define SAMPLE_IP		BIT_ULL(0)
 #define SAMPLE_TID		BIT_ULL(1)
+#define SAMPLE_TIME		BIT_ULL(2)
 #define SAMPLE_CPU		BIT_ULL(7)
 #define SAMPLE_PERIOD		BIT_ULL(8)
 #define SAMPLE_IDENTIFIER	BIT_ULL(16)
@@ -143,11 +146,17 @@ enum {	/* header feature bits (tools/perf/util/header.h) */
 	F_PMU_MAPPINGS = 16, F_AUXTRACE = 18,
 };
 
-/* the event's sample_id_all fields: TID, CPU, IDENTIFIER */
-static void put_id(struct buf *b, uint32_t pid, uint32_t tid, uint32_t cpu)
+/*
+ * The event's sample_id_all fields: TID, TIME (with timestamps: 0, before
+ * any trace), CPU, IDENTIFIER
+ */
+static void put_id(struct buf *b, uint64_t config, uint32_t pid,
+		   uint32_t tid, uint32_t cpu)
 {
 	buf_put32(b, pid);
 	buf_put32(b, tid);
+	if (config & (1ULL << ETM_OPT_TS))
+		buf_put64(b, 0);
 	buf_put32(b, cpu);
 	buf_put32(b, 0);
 	buf_put64(b, EVENT_ID);
@@ -177,8 +186,10 @@ static void put_attr(struct buf *b, uint64_t config)
 	buf_put32(b, ATTR_SIZE);
 	buf_put64(b, config);
 	buf_put64(b, 1);		/* sample_period */
+	/* with timestamps, perf script -F time asks the event for TIME */
 	buf_put64(b, SAMPLE_IP | SAMPLE_TID | SAMPLE_CPU | SAMPLE_PERIOD |
-		 SAMPLE_IDENTIFIER);
+		 SAMPLE_IDENTIFIER |
+		 (config & (1ULL << ETM_OPT_TS) ? SAMPLE_TIME : 0));
 	buf_put64(b, 0);		/* read_format */
 	buf_put64(b, 1ULL << 18);	/* flags: sample_id_all */
 	buf_zero(b, ATTR_SIZE - (b->len - at));
@@ -202,10 +213,20 @@ static uint64_t attr_config(const struct cpu *c)
 	return cfg;
 }
 
-static void put_mmap2(struct buf *b, bool kernel, uint32_t pid, uint32_t tid,
+/* The perf.data being built: header, data and the AUXTRACE records' index */
+struct perf {
+	struct snap *s;
+	struct buf h, d, idx;
+	size_t data_off, nidx;
+	uint64_t config;
+	int maxcpu;
+};
+
+static void put_mmap2(struct perf *p, bool kernel, uint32_t pid, uint32_t tid,
 		      uint64_t start, uint64_t len, uint64_t pgoff,
 		      const char *path)
 {
+	struct buf *b = &p->d;
 	size_t at = begin_rec(b, REC_MMAP2, kernel ? MISC_KERNEL : MISC_USER);
 
 	buf_put32(b, pid);
@@ -221,18 +242,9 @@ static void put_mmap2(struct buf *b, bool kernel, uint32_t pid, uint32_t tid,
 	buf_put32(b, 2);		/* MAP_PRIVATE */
 	buf_put(b, path, strlen(path) + 1);
 	buf_align(b, 8);
-	put_id(b, pid, tid, 0);
+	put_id(b, p->config, pid, tid, 0);
 	end_rec(b, at);
 }
-
-/* The perf.data being built: header, data and the AUXTRACE records' index */
-struct perf {
-	struct snap *s;
-	struct buf h, d, idx;
-	size_t data_off, nidx;
-	uint64_t config;
-	int maxcpu;
-};
 
 /* The file header, then the attribute and its ID; data from offset 256 */
 static void put_header(struct perf *p)
@@ -323,20 +335,20 @@ static void put_tasks(struct perf *p)
 		buf_put32(d, t->tid);
 		buf_put(d, t->comm, strlen(t->comm) + 1);
 		buf_align(d, 8);
-		put_id(d, t->pid, t->tid, 0);
+		put_id(d, p->config, t->pid, t->tid, 0);
 		end_rec(d, at);
 	}
 	for (k = 0; k < s->nimgs; k++) {
 		struct image *im = &s->imgs[k];
 
 		if (im->kernel) {
-			put_mmap2(d, true, -1, 0, im->va, im->len, 0,
+			put_mmap2(p, true, -1, 0, im->va, im->len, 0,
 				  im->path);
 			continue;
 		}
 		for (i = 0; i < s->ntasks; i++)
 			if (s->tasks[i].traced)
-				put_mmap2(d, false, s->tasks[i].pid,
+				put_mmap2(p, false, s->tasks[i].pid,
 					  s->tasks[i].tid, im->va, im->len,
 					  ELF_TEXT_OFF, im->path);
 	}
@@ -365,7 +377,7 @@ static int put_trace(struct perf *p, const struct cpu *c)
 		buf_put64(d, len);
 		buf_put64(d, AUX_FLAG_CS_RAW |
 			  (k < c->ngaps ? AUX_FLAG_TRUNCATED : 0));
-		put_id(d, -1, -1, c->cpu);
+		put_id(d, p->config, -1, -1, c->cpu);
 		end_rec(d, at);
 
 		at = begin_rec(d, REC_AUXTRACE, 0);
