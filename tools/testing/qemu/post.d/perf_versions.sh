@@ -12,9 +12,10 @@
 # whole snapshot in one file (`ete-decode SNAPSHOT --to-perf FILE`):
 #  - perf 6.12 and later: `perf script --itrace=i1i -F cpu,ip` gives each
 #    CPU of the capture the instructions of its truth, as its samples
-#    (lib/perf_compare.py), no sample on any other CPU, and no warning on
+#    (lib/perf_compare.py), no sample on any other CPU, no warning on
 #    stderr (lib/perf.sh, perf_errors: "Virtual timestamps are not
-#    enabled" is one);
+#    enabled" is one), and with timestamps a time for every sample, not
+#    0, in order on its CPU (-F cpu,time);
 #  - perf before 6.12: it decodes every raw (TRBE) queue with the first
 #    CPU's metadata (6.1's cs-etm.c, cs_etm__alloc_queue: one decoder,
 #    metadata[0]), so its samples all carry that CPU: the whole file has
@@ -81,7 +82,7 @@ old() {
 # (the self-tests).  Prints "STATUS DESCRIPTION" and diagnostics.
 check() {
 	local perf=$1 v=$2 name=$3 given=${4:-} snap=$run/e2e/$3/snapshot cpus
-	local out=$work/$3.$2${4:+.given} f cpu ok=0 counts='' sum=0 total summary
+	local out=$work/$3.$2${4:+.given} f cpu ok=0 counts='' sum=0 total summary times
 	cpus=$(cpus_of "$name")
 	if [ -z "$cpus" ] || [ ! -d "$snap" ]; then
 		echo "1 perf $v, $name: no capture ($snap) or no plan entry"
@@ -138,6 +139,17 @@ check() {
 		ok=1
 		echo "# $(wc -l <"$f") samples on cpu${f##*ip.cpu}, which the capture does not have"
 	done
+	# with timestamps: every sample has a time, not 0, none earlier than
+	# the one before it on its CPU (TIME_CONV, the virtual counter)
+	if [ "$name" = timestamps ]; then
+		"$perf" script -i "$f" --itrace=i1i -F cpu,time >"$out/times" 2>>"$out/err" || ok=1
+		times=$(awk '{ c = $1; t = $2; sub(/:$/, "", t); t += 0
+			if (t <= 0) bad++; else if (t < last[c]) back++
+			last[c] = t; n++ }
+			END { printf "%d times, %d of them 0, %d earlier than the one before", n, bad, back
+			      exit !(n && !bad && !back) }' "$out/times") || ok=1
+		counts="$counts; $times"
+	fi
 	echo "$ok perf $v, $name ($(echo "$cpus" | tr ' ' ,)) in one file, samples per CPU:$counts, as the truth; $total in all (truth $sum)"
 }
 
