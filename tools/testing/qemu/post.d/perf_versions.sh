@@ -21,12 +21,12 @@
 #    metadata[0]), so its samples all carry that CPU: the whole file has
 #    the truths' instructions in all, and each CPU's own file (--cpu N)
 #    that CPU's truth, with no warning.
-# Then three self-tests on the newest perf, that the check fails for the
+# Then three self-tests, that the check fails for the
 # reasons it is there: the timestamps file with its AUXTRACE records'
 # queue index made the CPU's place in the list (what perfdata.c wrote
-# before: perf 6.12 takes the queue for the CPU), with TS_SOURCE 0, and
-# with TIME_CONV's multiplier 0 (every sample time 0, as with no
-# TIME_CONV).
+# before: perf 6.12 takes the queue for the CPU; on Debian 13's perf),
+# with TS_SOURCE 0, and with TIME_CONV's multiplier 0 (every sample time
+# 0, as with no TIME_CONV; these two on the newest perf).
 #
 # Usage: perf_versions.sh BUILD_DIR RUN...   (RUN: KERNEL/el1...); TAP.
 set -uo pipefail
@@ -82,7 +82,7 @@ old() {
 # (the self-tests).  Prints "STATUS DESCRIPTION" and diagnostics.
 check() {
 	local perf=$1 v=$2 name=$3 given=${4:-} snap=$run/e2e/$3/snapshot cpus
-	local out=$work/$3.$2${4:+.given} f cpu ok=0 counts='' sum=0 total summary times
+	local out=$work/$3.$2${4:+.given} f cpu ok=0 counts='' sum=0 total summary times ipf
 	cpus=$(cpus_of "$name")
 	if [ -z "$cpus" ] || [ ! -d "$snap" ]; then
 		echo "1 perf $v, $name: no capture ($snap) or no plan entry"
@@ -133,11 +133,11 @@ check() {
 		}
 		counts="$counts cpu$cpu $(wc -l <"$out/ip.cpu$cpu")"
 	done
-	for f in "$out"/ip.cpu*; do
-		[ -e "$f" ] || continue
-		case " $cpus " in *" ${f##*ip.cpu} "*) continue ;; esac
+	for ipf in "$out"/ip.cpu*; do
+		[ -e "$ipf" ] || continue
+		case " $cpus " in *" ${ipf##*ip.cpu} "*) continue ;; esac
 		ok=1
-		echo "# $(wc -l <"$f") samples on cpu${f##*ip.cpu}, which the capture does not have"
+		echo "# $(wc -l <"$ipf") samples on cpu${ipf##*ip.cpu}, which the capture does not have"
 	done
 	# with timestamps: every sample has a time, not 0, none earlier than
 	# the one before it on its CPU (TIME_CONV, the virtual counter)
@@ -153,11 +153,12 @@ check() {
 	echo "$ok perf $v, $name ($(echo "$cpus" | tr ' ' ,)) in one file, samples per CPU:$counts, as the truth; $total in all (truth $sum)"
 }
 
+# verdict: check()'s output in $work/verdict (diagnostics as they came,
+# "#" lines, and one status line) as a case, its diagnostics after it
 verdict() {
 	local status desc
-	read -r status desc <"$work/verdict"
-	tap "$status" "$desc"
-	tail -n +2 "$work/verdict" | head -20
+	read -r status desc < <(grep -v '^#' "$work/verdict")
+	tap "${status:-1}" "${desc:-no verdict}" "$(grep '^#' "$work/verdict")"
 }
 
 for p in "${perfs[@]}"; do
@@ -168,10 +169,16 @@ for p in "${perfs[@]}"; do
 	done
 done
 
-# corrupt WHAT PYTHON: the timestamps file patched by PYTHON (bytes in b)
-# must fail the newest perf's check
+# corrupt WHAT PYTHON [WHICH]: the timestamps file patched by PYTHON (bytes
+# in b) must fail the check of the newest perf, or of WHICH's (trixie)
 corrupt() {
-	local f=$work/timestamps.perf.data bad=$work/corrupt.data p=${perfs[${#perfs[@]} - 1]:-} status desc
+	local f=$work/timestamps.perf.data bad=$work/corrupt.data p=${perfs[${#perfs[@]} - 1]:-} status desc e
+	if [ -n "${3:-}" ]; then
+		p=
+		for e in "${perfs[@]}"; do
+			case $e in *"=$3:"*) p=$e ;; esac
+		done
+	fi
 	if [ ! -s "$f" ] || [ -z "$p" ] || old "${p%%=*}"; then
 		tap 1 "self-test: $1 is rejected (no file, or no perf 6.12 or later)"
 		return
@@ -188,13 +195,14 @@ EOF
 		return
 	fi
 	check "${p#*:}" "${p%%=*}" timestamps "$bad" >"$work/verdict" 2>&1
-	read -r status desc <"$work/verdict"
+	read -r status desc < <(grep -v '^#' "$work/verdict")
 	[ "$status" = 1 ]
-	tap $? "self-test: $1 is rejected: $desc"
-	[ "$status" = 1 ] || tail -n +2 "$work/verdict" | head -5
+	tap $? "self-test: $1 is rejected: $desc" "$(grep '^#' "$work/verdict")"
+	[ "$status" = 1 ] && diag "$(grep '^#' "$work/verdict" | head -3)"
 }
 # PERF_RECORD_AUXTRACE (type 71, 48 bytes): size, offset, reference, idx,
-# tid, cpu; idx becomes the record's CPU's place among the CPUs
+# tid, cpu; idx becomes the record's CPU's place among the CPUs (perf 6.12,
+# Debian 13's: 7.x finds the CPU's queue whatever its index)
 corrupt "the file with each AUXTRACE queue index the CPU's place in the list" '
 recs, at = [], struct.unpack_from("<Q", b, 40)[0]
 end = at + struct.unpack_from("<Q", b, 48)[0]
@@ -211,7 +219,7 @@ cpus = sorted({struct.unpack_from("<I", b, r + 40)[0] for r in recs})
 if len(cpus) < 2 or cpus == list(range(len(cpus))):
     sys.exit("not a capture with a hole in its CPUs")
 for r in recs:
-    struct.pack_into("<I", b, r + 32, cpus.index(struct.unpack_from("<I", b, r + 40)[0]))'
+    struct.pack_into("<I", b, r + 32, cpus.index(struct.unpack_from("<I", b, r + 40)[0]))' trixie
 # the ETE block: magic, CPU, count, 8 registers, then TS_SOURCE
 corrupt "the file with TS_SOURCE 0 (not the virtual counter)" '
 at = 0
