@@ -4,6 +4,12 @@
  * perf reads the code from (perfdata.c maps them, PERF_RECORD_MMAP2, and
  * lists their build IDs, HEADER_BUILD_ID): an AArch64 executable of the
  * image's bytes at their address, its symbols and a GNU build ID note.
+ *
+ * Each is also in DIR/.build-id/xx/<the other 38 hex digits>, a hard link
+ * (a copy where the file system has none): perf's build-ID cache layout
+ * ("old style", a regular file: __dso__build_id_filename()), so that
+ * `perf --buildid-dir DIR` finds the code by build ID wherever the files
+ * were moved, on any host, whatever path the MMAP2 records give.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* asprintf(), realpath() */
@@ -12,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "perfdata-int.h"
 
@@ -73,7 +80,68 @@ static void put_shdr(struct buf *b, uint32_t name, uint32_t type,
  * offset ELF_TEXT_OFF and address im->va, PT_NOTE/.note.gnu.build-id,
  * .symtab (STT_FUNC globals), .strtab, .shstrtab.
  */
-static int write_elf(struct snap *s, struct image *im)
+/* @b into a new file at @path; 0 or -errno (errno set) */
+static int put_file(const char *path, const struct buf *b)
+{
+	FILE *f;
+
+	errno = 0;
+	f = fopen(path, "wb");
+	if (f && fwrite(b->p, 1, b->len, f) != b->len) {
+		fclose(f);
+		f = NULL;
+	}
+	if (!f || fclose(f)) {
+		if (!errno)
+			errno = EIO;
+		return -errno;
+	}
+	return 0;
+}
+
+/*
+ * @im's ELF (@b, written at @im->path) as @dir/.build-id/xx/yyy...: 0 or
+ * -errno with @s's message set
+ */
+static int put_build_id_file(struct snap *s, const char *dir,
+			     const struct image *im, const struct buf *b)
+{
+	char hex[41], *sub = NULL, *path = NULL;
+	int i, ret = 0;
+
+	for (i = 0; i < 20; i++)
+		snprintf(hex + 2 * i, 3, "%02x", im->bid[i]);
+	if (asprintf(&sub, "%s/.build-id", dir) < 0)
+		sub = NULL;
+	if (!sub || (mkdir(sub, 0755) && errno != EEXIST)) {
+		ret = sub ? -errno : -ENOMEM;
+		goto out;
+	}
+	free(sub);
+	if (asprintf(&sub, "%s/.build-id/%.2s", dir, hex) < 0)
+		sub = NULL;
+	if (!sub || (mkdir(sub, 0755) && errno != EEXIST)) {
+		ret = sub ? -errno : -ENOMEM;
+		goto out;
+	}
+	if (asprintf(&path, "%s/%s", sub, hex + 2) < 0) {
+		path = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (unlink(path) && errno != ENOENT)
+		ret = -errno;
+	else if (link(im->path, path))
+		ret = put_file(path, b);
+out:
+	if (ret)
+		ret = pd_fail(s, -ret, "%s/.build-id: %s", dir, strerror(-ret));
+	free(sub);
+	free(path);
+	return ret;
+}
+
+static int write_elf(struct snap *s, const char *dir, struct image *im)
 {
 	static const char shstr[] =
 		"\0.text\0.note.gnu.build-id\0.symtab\0.strtab\0.shstrtab";
@@ -81,7 +149,6 @@ static int write_elf(struct snap *s, struct image *im)
 	       SH_SHSTRTAB = 42 };
 	struct buf b = { 0 }, str = { 0 };
 	size_t note_off = 64 + 2 * 56, sym_off, str_off, shstr_off, sh_off;
-	FILE *f;
 	int ret = 0;
 
 	/* ELF header */
@@ -161,15 +228,11 @@ static int write_elf(struct snap *s, struct image *im)
 		free(b.p);
 		return -ENOMEM;
 	}
-	errno = 0;
-	f = fopen(im->path, "wb");
-	if (f && fwrite(b.p, 1, b.len, f) != b.len) {
-		fclose(f);
-		f = NULL;
-	}
-	if (!f || fclose(f))
-		ret = pd_fail(s, errno ? errno : EIO, "%s: %s", im->path,
-			      strerror(errno ? errno : EIO));
+	ret = put_file(im->path, &b);
+	if (ret)
+		ret = pd_fail(s, -ret, "%s: %s", im->path, strerror(-ret));
+	else
+		ret = put_build_id_file(s, dir, im, &b);
 	free(b.p);
 	return ret;
 }
@@ -195,7 +258,7 @@ int pd_write_images(struct snap *s, const char *dir)
 			ret = -ENOMEM;
 			break;
 		}
-		ret = write_elf(s, im);
+		ret = write_elf(s, absdir, im);
 	}
 	free(absdir);
 	return ret;

@@ -20,13 +20,17 @@
 #    CPU's metadata (6.1's cs-etm.c, cs_etm__alloc_queue: one decoder,
 #    metadata[0]), so its samples all carry that CPU: the whole file has
 #    the truths' instructions in all, and each CPU's own file (--cpu N)
-#    that CPU's truth, with no warning.
-# Then three self-tests, that the check fails for the
+#    that CPU's truth, with no warning;
+#  - the all_els file read with every path it names gone (the folder it
+#    was written in renamed): `perf --buildid-dir FILE.d` finds the code
+#    by build ID, every instruction a sample, every sample a function.
+# Then four self-tests, that the check fails for the
 # reasons it is there: the timestamps file with its AUXTRACE records'
 # queue index made the CPU's place in the list (what perfdata.c wrote
 # before: perf 6.12 takes the queue for the CPU; on Debian 13's perf),
 # with TS_SOURCE 0, and with TIME_CONV's multiplier 0 (every sample time
-# 0, as with no TIME_CONV; these two on the newest perf).
+# 0, as with no TIME_CONV; these two on the newest perf), and the renamed
+# folder's file without --buildid-dir.
 #
 # Usage: perf_versions.sh BUILD_DIR RUN...   (RUN: KERNEL/el1...); TAP.
 set -uo pipefail
@@ -161,13 +165,57 @@ verdict() {
 	tap "${status:-1}" "${desc:-no verdict}" "$(grep '^#' "$work/verdict")"
 }
 
+# Elsewhere: all_els converted in one folder, then the folder renamed, so
+# that no path the file names exists (as on another host, or for the
+# file etecap --perf-data wrote in the VM, of /out/...): perf
+# --buildid-dir FILE.d finds the code by build ID (perfdata-elf.c writes
+# FILE.d/.build-id/), every instruction of the truth has a sample and
+# every sample a function of the program or of the kernel image.
+# BUILDID_DIR empty: without --buildid-dir (the self-test).
+elsewhere_setup() {
+	rm -rf "$work/here" "$work/elsewhere"
+	mkdir -p "$work/here"
+	"$tools/ete-decode" "$run/e2e/all_els/snapshot" --to-perf "$work/here/x.data" \
+		>"$work/here.log" 2>&1 && mv "$work/here" "$work/elsewhere"
+}
+elsewhere() {
+	local perf=$1 v=$2 bdir=$3 out=$work/elsewhere.$2${3:-.none} sum=0 cpu n unknown ok=0
+	local opt=()
+	[ -n "$bdir" ] && opt=(--buildid-dir "$bdir")
+	mkdir -p "$out/home"
+	if [ ! -s "$work/elsewhere/x.data" ]; then
+		echo "1 perf $v, all_els elsewhere: the conversion failed"
+		sed 's/^/# /' "$work/here.log" | head -5
+		return
+	fi
+	for cpu in $(cpus_of all_els); do
+		sum=$((sum + $(awk '$1 == "R" { n += $5 } END { print n + 0 }' "$run/e2e/all_els/truth_cpu$cpu.txt")))
+	done
+	HOME=$out/home "$perf" "${opt[@]}" script -i "$work/elsewhere/x.data" \
+		--itrace=i1i -F ip,sym >"$out/script" 2>"$out/err" || ok=1
+	n=$(wc -l <"$out/script")
+	unknown=$(awk 'NF < 2 || $2 == "[unknown]"' "$out/script" | wc -l)
+	[ "$n" = "$sum" ] && [ "$unknown" = 0 ] || ok=1
+	echo "$ok perf $v${bdir:+ --buildid-dir FILE.d}, all_els converted in a folder since renamed: $n samples (truth $sum), $unknown without a function; $(awk '{ print $2 }' "$out/script" | sort | uniq -c | sort -rn | head -3 | awk '{ printf "%s%s %d", NR > 1 ? ", " : "", $2, $1 }')"
+}
+elsewhere_setup
 for p in "${perfs[@]}"; do
 	v=${p%%=*}
 	for c in $captures; do
 		check "${p#*:}" "$v" "$c" >"$work/verdict" 2>&1
 		verdict
 	done
+	elsewhere "${p#*:}" "$v" "$work/elsewhere/x.data.d" >"$work/verdict" 2>&1
+	verdict
 done
+# the self-test: the same without --buildid-dir finds no code
+if [ ${#perfs[@]} -gt 0 ]; then
+	p=${perfs[${#perfs[@]} - 1]}
+	elsewhere "${p#*:}" "${p%%=*}" "" >"$work/verdict" 2>&1
+	read -r status desc < <(grep -v '^#' "$work/verdict")
+	[ "$status" = 1 ]
+	tap $? "self-test: without --buildid-dir it is rejected: $desc"
+fi
 
 # corrupt WHAT PYTHON [WHICH]: the timestamps file patched by PYTHON (bytes
 # in b) must fail the check of the newest perf, or of WHICH's (trixie)
