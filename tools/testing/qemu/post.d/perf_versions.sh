@@ -196,7 +196,7 @@ elsewhere() {
 	n=$(wc -l <"$out/script")
 	unknown=$(awk 'NF < 2 || $2 == "[unknown]"' "$out/script" | wc -l)
 	[ "$n" = "$sum" ] && [ "$unknown" = 0 ] || ok=1
-	echo "$ok perf $v${bdir:+ --buildid-dir FILE.d}, all_els converted in a folder since renamed: $n samples (truth $sum), $unknown without a function; $(awk '{ print $2 }' "$out/script" | sort | uniq -c | sort -rn | head -3 | awk '{ printf "%s%s %d", NR > 1 ? ", " : "", $2, $1 }')"
+	echo "$ok perf $v${bdir:+ --buildid-dir FILE.d}, all_els converted in a folder since renamed: $n samples (truth $sum), $unknown without a function; $(awk '{ print $2 }' "$out/script" | sort | uniq -c | sort -rn | head -3 | awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')"
 }
 elsewhere_setup
 for p in "${perfs[@]}"; do
