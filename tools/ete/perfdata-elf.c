@@ -78,7 +78,8 @@ static void put_shdr(struct buf *b, uint32_t name, uint32_t type,
 /*
  * An ELF64 AArch64 executable of the image: PT_LOAD of .text at file
  * offset ELF_TEXT_OFF and address im->va, PT_NOTE/.note.gnu.build-id,
- * .symtab (STT_FUNC globals), .strtab, .shstrtab.
+ * .symtab (STT_FUNC globals), .strtab, .shstrtab; with symbols also
+ * .debug_abbrev, .debug_info and .debug_line (perfdata-dwarf.c).
  */
 /* @b into a new file at @path; 0 or -errno (errno set) */
 static int put_file(const char *path, const struct buf *b)
@@ -145,11 +146,16 @@ static int write_elf(struct snap *s, const char *dir, struct image *im)
 {
 	static const char shstr[] =
 		"\0.text\0.note.gnu.build-id\0.symtab\0.strtab\0.shstrtab";
+	/* the rest of .shstrtab, after shstr's NUL */
+	static const char dwstr[] = ".debug_abbrev\0.debug_info\0.debug_line";
 	enum { SH_TEXT = 1, SH_NOTE = 7, SH_SYMTAB = 26, SH_STRTAB = 34,
-	       SH_SHSTRTAB = 42 };
+	       SH_SHSTRTAB = 42, SH_ABBREV = 52, SH_INFO = 66, SH_LINE = 78 };
 	struct buf b = { 0 }, str = { 0 };
+	struct buf dw[3] = { { 0 } };	/* abbrev, info, line */
 	size_t note_off = 64 + 2 * 56, sym_off, str_off, shstr_off, sh_off;
-	int ret = 0;
+	size_t dw_off[3];
+	bool dwarf = im->nsyms > 0;
+	int ret = 0, k;
 
 	/* ELF header */
 	buf_put(&b, "\177ELF\x02\x01\x01", 7);
@@ -165,7 +171,7 @@ static int write_elf(struct snap *s, const char *dir, struct image *im)
 	buf_put16(&b, 56);
 	buf_put16(&b, 2);
 	buf_put16(&b, 64);
-	buf_put16(&b, 6);
+	buf_put16(&b, dwarf ? 9 : 6);
 	buf_put16(&b, 5);		/* shstrndx */
 	/* PT_LOAD R+X */
 	buf_put32(&b, 1);
@@ -212,6 +218,13 @@ static int write_elf(struct snap *s, const char *dir, struct image *im)
 	buf_put(&b, str.p, str.len);
 	shstr_off = b.len;
 	buf_put(&b, shstr, sizeof(shstr));
+	buf_put(&b, dwstr, sizeof(dwstr));
+	if (dwarf && pd_dwarf(im, &dw[0], &dw[1], &dw[2]))
+		b.oom = true;
+	for (k = 0; dwarf && k < 3; k++) {
+		dw_off[k] = b.len;
+		buf_put(&b, dw[k].p, dw[k].len);
+	}
 	buf_align(&b, 8);
 	sh_off = b.len;
 	buf_zero(&b, 64);
@@ -220,10 +233,15 @@ static int write_elf(struct snap *s, const char *dir, struct image *im)
 	put_shdr(&b, SH_SYMTAB, 2, 0, 0, sym_off, str_off - sym_off, 4, 1, 8,
 		 24);
 	put_shdr(&b, SH_STRTAB, 3, 0, 0, str_off, str.len, 0, 0, 1, 0);
-	put_shdr(&b, SH_SHSTRTAB, 3, 0, 0, shstr_off, sizeof(shstr), 0, 0, 1,
-		 0);
+	put_shdr(&b, SH_SHSTRTAB, 3, 0, 0, shstr_off,
+		 sizeof(shstr) + sizeof(dwstr), 0, 0, 1, 0);
+	for (k = 0; dwarf && k < 3; k++)
+		put_shdr(&b, k == 0 ? SH_ABBREV : k == 1 ? SH_INFO : SH_LINE,
+			 1, 0, 0, dw_off[k], dw[k].len, 0, 0, 1, 0);
 	buf_set64(&b, 40, sh_off);
 	free(str.p);
+	for (k = 0; k < 3; k++)
+		free(dw[k].p);
 	if (b.oom) {
 		free(b.p);
 		return -ENOMEM;

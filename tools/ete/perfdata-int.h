@@ -155,4 +155,14 @@ int pd_read_images(struct snap *s);
  */
 int pd_write_images(struct snap *s, const char *dir);
 
+/*
+ * pd_dwarf() - minimal DWARF 4 of @im's functions (perfdata-dwarf.c):
+ * .debug_abbrev, .debug_info and .debug_line appended to @abbrev, @info
+ * and @line.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int pd_dwarf(const struct image *im, struct buf *abbrev, struct buf *info,
+	     struct buf *line);
+
 #endif /* ETE_PERFDATA_INT_H */

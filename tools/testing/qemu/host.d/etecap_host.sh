@@ -22,7 +22,8 @@ if ! gcc -O1 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
 	-o "$out" "$src/tests/etecap_host_test.c" "$src/etecap-opts.c" \
 	"$src/etecap-mem.c" "$src/etecap-gaps.c" "$src/etecap-write.c" \
 	"$src/snapshot.c" "$src/perfdata.c" "$src/perfdata-read.c" \
-	"$src/perfdata-mem.c" "$src/perfdata-elf.c" "$src/perfdata-buf.c" \
+	"$src/perfdata-mem.c" "$src/perfdata-elf.c" "$src/perfdata-dwarf.c" \
+	"$src/perfdata-buf.c" \
 	2>"$out.log"; then
 	. "$here/../lib/tap.sh"
 	tap 1 "etecap_host_test builds" "$(cat "$out.log")"

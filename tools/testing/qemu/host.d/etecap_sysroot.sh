@@ -33,7 +33,8 @@ if ! gcc "${cflags[@]}" -o "$out/fake_sysroot" "$src/tests/fake_sysroot.c" \
 		"$src"/etecap-snapshot.c "$src"/etecap-gaps.c \
 		"$src"/etecap-write.c "$src"/etecap-dirs.c "$src"/snapshot.c \
 		"$src"/perfdata.c "$src"/perfdata-read.c "$src"/perfdata-mem.c \
-		"$src"/perfdata-elf.c "$src"/perfdata-buf.c \
+		"$src"/perfdata-elf.c "$src"/perfdata-dwarf.c \
+		"$src"/perfdata-buf.c \
 		2>>"$out/build.log"; then
 	tap 1 "etecap and the fake tree build for the host" "$(cat "$out/build.log")"
 	finish

@@ -103,7 +103,8 @@ if gcc -O1 -D_GNU_SOURCE "$vflag" -I"$top/include/uapi" -o "$work/etecap" \
 	"$src"/etecap-capture.c "$src"/etecap-mem.c "$src"/etecap-snapshot.c \
 	"$src"/etecap-gaps.c "$src"/etecap-write.c "$src"/etecap-dirs.c \
 	"$src"/snapshot.c "$src"/perfdata.c "$src"/perfdata-read.c \
-	"$src"/perfdata-mem.c "$src"/perfdata-elf.c "$src"/perfdata-buf.c \
+	"$src"/perfdata-mem.c "$src"/perfdata-elf.c "$src"/perfdata-dwarf.c \
+	"$src"/perfdata-buf.c \
 	>"$work/etecap.log" 2>&1; then
 	got=$("$work/etecap" --version 2>&1)
 	[ "$got" = "etecap $version" ]
