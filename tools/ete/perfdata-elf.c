@@ -35,15 +35,22 @@ static void fnv_bytes(uint64_t *h, const void *p, size_t n)
 /*
  * The image's build ID: 20 bytes, three FNV-1a 64 hashes (bases 1, 2, 3
  * xor the FNV basis) of address, size, bytes and symbols (address, size,
- * name), little-endian, the last cut to 4 bytes.  The symbols count: the
- * ID names the ELF file written, and perf's build-ID cache would
- * otherwise give an earlier file of the same code with other symbols.
+ * name), little-endian, the last cut to 4 bytes, after the layout's
+ * version (ELF_LAYOUT).  The symbols and the layout count: the ID names
+ * the ELF file written, and perf's build-ID cache would otherwise give an
+ * earlier file of the same code with other symbols, or without the DWARF
+ * (perfdata-dwarf.c) a version 1 file lacked.
  */
+#define ELF_LAYOUT	2
+
 static void build_id(struct image *im)
 {
 	for (int k = 0; k < 3; k++) {
 		uint64_t h = 0xcbf29ce484222325ULL ^ (k + 1);
+		uint32_t layout = ELF_LAYOUT;
 		size_t i;
+
+		fnv_bytes(&h, &layout, sizeof(layout));
 
 		fnv_bytes(&h, &im->va, 8);
 		fnv_bytes(&h, &im->len, 8);
