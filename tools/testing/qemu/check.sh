@@ -7,13 +7,12 @@
 # Environment:
 #   RIG_FAULT=warn|oops|kasan|leak|hang|kunit|ksft  add a canary that fails
 #   EXTRA_TESTS=DIR   also run DIR's executables as kselftest-style programs
-#   RIG_KERNELS="6.1 6.12"  the kernels (Debian's linux-source-VERSION,
+#   RIG_KERNELS="6.1 6.12 7.3"  the kernels (Debian's linux-source-VERSION,
 #                     fetched by rig-apt.sh whatever the host's release) to
-#                     build and boot: the EL1 run (the whole suite) boots each;
-#                     the full-volume and "newest" entries and the smoke runs
-#                     boot the last one listed.  "6.1 6.12 7.3" adds Debian's
-#                     newest (trixie-backports); the production build against
-#                     Debian's 7.3 headers runs either way
+#                     build and boot: the EL1 run (the KUnit suites and the
+#                     kselftests) boots each; the full-volume and "newest"
+#                     entries and the smoke runs boot the last one listed
+#                     (7.3: Debian's newest, from trixie-backports)
 #   RIG_RUNS="el1 el2 acpi"  which VM runs to make (default all three; "acpi" boots
 #                       UEFI+ACPI with the tables of acpi/ for the smoke subset)
 #   VM_TIMEOUT=SECONDS  hard timeout of one VM run (default 1500)
@@ -43,7 +42,7 @@ build=$top/build
 fault=${RIG_FAULT:-}
 extra=${EXTRA_TESTS:-}
 runs=${RIG_RUNS:-el1 el2 acpi}
-kernels=${RIG_KERNELS:-6.1 6.12}
+kernels=${RIG_KERNELS:-6.1 6.12 7.3}
 last_kernel=${kernels##* }
 first_kernel=${kernels%% *}
 export RIG_KERNELS=$kernels
@@ -226,7 +225,9 @@ acpi_initrd() {
 # Host-side suites that read what the VM runs left (post.d/*.sh RUN_DIR...):
 # post_tests KERNEL runs each script with that kernel's runs (after the
 # post suites of the kernel before: flock); its results are labelled with
-# the kernel.
+# the kernel.  A script with the line "# rig-post: last kernel" reads what
+# no kernel changes (the tools' output on the captures: perf, ete-decode's
+# features, the model's packets) and runs with the last kernel's runs only.
 post_tests() {
 	local k=$1 script name r mine=()
 	exec 8>"$build/host/.post.lock"
@@ -238,6 +239,8 @@ post_tests() {
 	for script in "$here"/post.d/*.sh; do
 		[ -x "$script" ] || continue
 		name=$(basename "$script" .sh)
+		[ "$k" = "$last_kernel" ] ||
+			! grep -qx '# rig-post: last kernel' "$script" || continue
 		host_suite "$name $k" "$script" "$build" "${mine[@]}"
 	done
 	return 0
@@ -273,7 +276,14 @@ vm_run() {
 	return 0
 }
 rm -rf "$build/runs"
+# The last kernel boots first: its post suites (the decode of the
+# full-volume streams, perf) are most of the host's work after the VMs,
+# and so they run beside the other kernels' boots, not after them.
+boot_order="$last_kernel"
 for k in $kernels; do
+	[ "$k" = "$last_kernel" ] || boot_order="$boot_order $k"
+done
+for k in $boot_order; do
 	for r in $runs; do
 		# The smoke runs add a boot path, not coverage a second kernel
 		# would repeat: they boot the newest kernel asked for.
@@ -294,7 +304,7 @@ done
 # make mutants' machinery end to end on one mutant (issue 32 F8 undone):
 # applied to a copy of the tree, built, booted on the last kernel with
 # the suite that must catch it, and caught.  In the foreground, the VM's
-# turn, beside the last kernel's post suites.
+# turn, beside the post suites of the kernel that booted last.
 mutant_selftest() {
 	suite_args=$build/host/args.mutant
 	: >"$suite_args"

@@ -4,7 +4,7 @@
 # header (one case: it fails if checkpatch did not check every file, and
 # lists the findings of those that are not clean), no kernel version test
 # outside include/ete/compat.h (one case), and for each rig kernel
-# (RIG_KERNELS, default "6.1 6.12") a from-scratch build of every module
+# (RIG_KERNELS, default "6.1 6.12 7.3") a from-scratch build of every module
 # with W=1 (which also runs kernel-doc) and sparse (C=2) that must print no
 # warning.
 #
@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 build=${1:?}
 only=${2:-}
-kernels=${RIG_KERNELS:-6.1 6.12}
+kernels=${RIG_KERNELS:-6.1 6.12 7.3}
 ksrc=$build/linux-source-${kernels%% *}
 cd "$top" || exit 1
 

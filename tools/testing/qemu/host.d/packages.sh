@@ -40,7 +40,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/../../.." && pwd)
 build=$(realpath -m "${1:?usage: $0 BUILD_DIR}")
-kernels=${RIG_KERNELS:-6.1 6.12}
+kernels=${RIG_KERNELS:-6.1 6.12 7.3}
 version=$(cat "$top/VERSION")
 work=$build/packages
 debs=$build/deb

@@ -18,7 +18,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/../../.." && pwd)
 build=$(realpath -m "${1:?usage: $0 BUILD_DIR}")
-kernels=${RIG_KERNELS:-6.1 6.12}
+kernels=${RIG_KERNELS:-6.1 6.12 7.3}
 cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 . "$here/lib/tap.sh"
 

@@ -98,15 +98,23 @@ lister_bad_re='OCSD_ERR|I_RESERVED|I_BAD_SEQUENCE|I_INCOMPLETE_EOT|I_NOTSYNC|UNK
 # is bad from the first A-Sync on, bar the last packet cut short, and the
 # "Trace buffer done" line, and "count cc N ts N q N", the Cycle Count,
 # Timestamp and Q packets listed (the listing of a long stream is millions
-# of lines; grep first, its matcher is many times quicker than awk's).
+# of lines; grep first, its matcher is many times quicker than awk's; and
+# the lister writes it to a file, removed after: through a pipe its two
+# writes a line took three times as long).
 lister_clean() {
 	local dir=$1 src=$2 bytes=$3 out=$4 mode=${5:-whole}
 	local args=(-ss_dir "$dir" -logstdout)
 
 	[ -n "$src" ] && args+=(-src_name "$src")
 	if [ "$mode" = segment ]; then
-		(cd "$dir" && trc_pkt_lister "${args[@]}" 2>&1) |
-			LC_ALL=C grep -E "I_ASYNC|Trace buffer done|	I_CCNT_F|	I_TIMESTAMP :|	I_Q :|$lister_bad_re" |
+		local listing=$out.listing
+		[ "${listing#/}" != "$listing" ] || listing=$PWD/$listing
+		args=(-ss_dir "$dir" -logfilename "$listing")
+		[ -n "$src" ] && args+=(-src_name "$src")
+		rm -f "$listing"
+		(cd "$dir" && trc_pkt_lister "${args[@]}") >"$listing.msg" 2>&1
+		LC_ALL=C grep -hE "I_ASYNC|Trace buffer done|	I_CCNT_F|	I_TIMESTAMP :|	I_Q :|$lister_bad_re" \
+			"$listing" "$listing.msg" |
 			awk -v bad="$lister_bad_re" '/I_ASYNC/ { s = 1 }
 				/Trace buffer done, processed/ { print; next }
 				/	I_CCNT_F/ { cc++ }
@@ -114,6 +122,7 @@ lister_clean() {
 				/	I_Q :/ { q++ }
 				s && $0 ~ bad && $0 !~ /INCOMPLETE_EOT/ { print }
 				END { printf "count cc %d ts %d q %d\n", cc, ts, q }' >"$out"
+		rm -f "$listing" "$listing.msg"
 	else
 		(cd "$dir" && trc_pkt_lister "${args[@]}") >"$out" 2>&1 || return 1
 	fi

@@ -23,6 +23,9 @@
 #
 # Usage: e2e_decode.sh BUILD_DIR RUN...   (RUN: KERNEL/el1, KERNEL/el2...);
 # prints TAP.
+# The captures are the last kernel's only (manifest.d/80-e2e.list says why):
+# check.sh runs this with the last kernel's runs.
+# rig-post: last kernel
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)

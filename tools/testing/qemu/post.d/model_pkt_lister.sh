@@ -8,6 +8,9 @@
 # with no error, and with the packet kinds the generator must emit.
 #
 # Usage: model_pkt_lister.sh BUILD_DIR RUN...   (RUN: el1, el2); prints TAP.
+# The tools' side of a capture, the same whatever kernel made it (e2e_decode
+# checks each kernel's capture): check.sh runs this on the last kernel only.
+# rig-post: last kernel
 set -uo pipefail
 
 build=${1:?usage: $0 BUILD_DIR RUN...}

@@ -38,6 +38,9 @@
 #
 # Usage: perf_decode.sh BUILD_DIR RUN...   (RUN: KERNEL/el1, KERNEL/el2...);
 # prints TAP.
+# The tools' side of a capture, the same whatever kernel made it (e2e_decode
+# checks each kernel's capture): check.sh runs this on the last kernel only.
+# rig-post: last kernel
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -33,6 +33,9 @@
 # folder's file without --buildid-dir.
 #
 # Usage: perf_versions.sh BUILD_DIR RUN...   (RUN: KERNEL/el1...); TAP.
+# The tools' side of a capture, the same whatever kernel made it (e2e_decode
+# checks each kernel's capture): check.sh runs this on the last kernel only.
+# rig-post: last kernel
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
