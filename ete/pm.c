@@ -52,6 +52,7 @@
 #include <kunit/visibility.h>
 
 #include <ete/core.h>
+#include <ete/task.h>
 
 #define OSLAR_OSLK			BIT(0)
 #define TRCPRGCTLR_EN			BIT(0)
@@ -160,6 +161,8 @@ int ete_pm_save_local(struct ete_unit *u)
 
 	if (!u->enabled || s->saved)
 		return 0;
+	/* no switch writes TRFCR until the restore (task mode) */
+	ete_task_pause_local(u);
 	s->foreign_lock = u->acc.local && ete_unit_os_locked(u);
 	if (!s->foreign_lock)
 		ete_pm_disable(u);
@@ -234,8 +237,9 @@ int ete_pm_restore_local(struct ete_unit *u)
 	ete_unit_sticky_pd(u);
 	ete_sync(&u->acc, ETE_SYNC_ISB);
 	if (u->has_trf) {
-		ete_write(&u->pe, ETE_TRFCR_EL1,
-			  ete_sink_trfcr(u, u->img.trfcr));
+		u64 trfcr = ete_task_trfcr_local(u, u->img.trfcr);
+
+		ete_write(&u->pe, ETE_TRFCR_EL1, ete_sink_trfcr(u, trfcr));
 		ete_sync(&u->pe, ETE_SYNC_ISB);
 	}
 	/* Its owner's to clear: the unit runs once it does (RVBMLV) */

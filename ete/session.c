@@ -23,6 +23,7 @@
 #include <kunit/visibility.h>
 
 #include <ete/core.h>
+#include <ete/task.h>
 
 /* Configuration, sessions, sinks and the per-CPU unit pointers */
 DEFINE_MUTEX(ete_mutex);
@@ -47,6 +48,8 @@ static const char ete_sysfs_owner[] = "sysfs";
  * @only_sink: the sink every CPU must use, or NULL for the first present
  * @data: for @config
  * @env: the facts the session started with (the starter's privilege)
+ * @tasks: the task set trace is allowed for, or NULL for whatever runs;
+ *	the session holds a reference
  * @scratch: @config's output for the CPU being claimed; under ete_mutex
  */
 struct ete_session {
@@ -58,11 +61,13 @@ struct ete_session {
 	const struct ete_sink_ops *only_sink;
 	void *data;
 	struct ete_env env;
+	struct ete_task_set *tasks;
 	struct ete_config scratch;
 };
 
 static void ete_session_free(struct ete_session *sess)
 {
+	ete_task_set_put(sess->tasks);
 	free_cpumask_var(sess->cpus);
 	kfree(sess);
 }
@@ -138,6 +143,7 @@ static void ete_start_one(void *data)
 	struct ete_cpu_op *op = data;
 	struct ete_unit *u = op->u;
 	const struct ete_sink_settings *s = u->sess->sink;
+	u64 trfcr;
 
 	if (ete_sink_settings_empty(s))
 		op->ret = u->sink->start_local(u->sink_priv, u->cpu);
@@ -147,10 +153,13 @@ static void ete_start_one(void *data)
 		op->msg = "the trace sink failed to start";
 		return;
 	}
-	op->ret = ete_unit_enable_local(u, ete_sink_trfcr(u, u->img.trfcr),
-					&op->msg);
-	if (op->ret)
+	ete_task_arm_local(u, u->sess->tasks);
+	trfcr = ete_task_trfcr_local(u, u->img.trfcr);
+	op->ret = ete_unit_enable_local(u, ete_sink_trfcr(u, trfcr), &op->msg);
+	if (op->ret) {
+		ete_task_disarm_local(u);
 		u->sink->stop_local(u->sink_priv, u->cpu);
+	}
 }
 
 static void ete_stop_one(void *data)
@@ -158,6 +167,7 @@ static void ete_stop_one(void *data)
 	struct ete_cpu_op *op = data;
 	struct ete_unit *u = op->u;
 
+	ete_task_disarm_local(u);
 	op->ret = ete_unit_disable_local(u, &op->msg);
 	u->sink->stop_local(u->sink_priv, u->cpu);
 }
@@ -191,6 +201,7 @@ int ete_session_stop_cpu(struct ete_unit *u)
 			u->sink->forget(u->sink_priv, u->cpu);
 		u->pm.saved = false;
 		u->enabled = false;
+		ete_task_disarm_local(u);
 		ret = 0;
 	} else {
 		ret = smp_call_function_single(u->cpu, ete_stop_one, &op, 1);
@@ -296,6 +307,12 @@ static int ete_session_claim(struct ete_session *sess, int cpu,
 	if (u->sess) {
 		ete_unit_set_error(u, -EBUSY, "the CPU is in another session");
 		return -EBUSY;
+	}
+	/* task mode gates trace with TRFCR at each switch */
+	if (sess->tasks && !u->has_trf) {
+		ete_unit_set_error(u, -EOPNOTSUPP,
+				   "task mode needs TRFCR, which this CPU lacks");
+		return -EOPNOTSUPP;
 	}
 	ret = ete_session_config(sess, u, &cfg, args);
 	if (ret)
@@ -430,6 +447,8 @@ int ete_session_start_args(const struct cpumask *cpus,
 	sess->sink = args->sink;
 	sess->only_sink = args->only_sink;
 	sess->data = args->data;
+	if (args->tasks)
+		sess->tasks = ete_task_set_get(args->tasks);
 	sess->env.kernel_el2 = is_kernel_in_hyp_mode();
 	sess->env.kernel_allowed = perfmon_capable();
 

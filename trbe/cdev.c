@@ -20,6 +20,7 @@
 
 #include <ete/compat.h>
 #include <ete/sink.h>
+#include <ete/task.h>
 
 #include "drv.h"
 
@@ -89,8 +90,36 @@ static int trbe_release(struct inode *inode, struct file *file)
 	trbe_session_stop(tc);
 	trbe_session_release_buf(tc);
 	tc->open = false;
+	ete_task_set_put(tc->tasks);
+	tc->tasks = NULL;
 	mutex_unlock(&tc->lock);
 	return 0;
+}
+
+/* ETE_TRBE_IOC_SET_TASKS: the task set of this file's next sessions */
+static long trbe_set_tasks(struct trbe_cpu *tc, const void __user *arg)
+{
+	struct ete_task_set *ts = NULL;
+	struct ete_trbe_tasks req;
+	long ret = 0;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags || req.pid < 0)
+		return -EINVAL;
+	if (req.pid) {
+		ts = ete_task_set_bind(req.pid, 0);
+		if (IS_ERR(ts))
+			return PTR_ERR(ts);
+	}
+	mutex_lock(&tc->lock);
+	if (tc->owner)
+		ret = -EBUSY;
+	else
+		swap(tc->tasks, ts);
+	mutex_unlock(&tc->lock);
+	ete_task_set_put(ts);
+	return ret;
 }
 
 /* Published bytes not yet consumed, from *start on. */
@@ -339,6 +368,8 @@ static long trbe_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		if (get_user(mark, up))
 			return -EFAULT;
 		return trbe_session_set_wake_mark(tc, mark);
+	case ETE_TRBE_IOC_SET_TASKS:
+		return trbe_set_tasks(tc, (const void __user *)arg);
 	case ETE_TRBE_IOC_GET_WATERMARK:
 		mutex_lock(&tc->lock);
 		mark = trbe_session_wake_mark(tc);

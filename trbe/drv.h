@@ -37,6 +37,7 @@ struct dentry;
 
 struct device;
 struct ete_session;
+struct ete_task_set;
 struct file;
 struct platform_device;
 struct trbe_drv;
@@ -220,6 +221,8 @@ static inline void trbe_busy_end(struct trbe_stats *stats, u64 t0)
  * @lock: see the top of this file
  * @open: a file has the device open
  * @owner: the file that started the session, if any
+ * @tasks: the task set of the sessions the open file starts (its
+ *	ETE_TRBE_IOC_SET_TASKS), or NULL; dropped at the last close
  * @cfg: the user's configuration
  * @present: the CPU has a usable TRBE (probed through @acc)
  * @acc: register access handle (valid while @present)
@@ -289,6 +292,7 @@ struct trbe_cpu {
 	struct mutex lock;		/* see the top of this file */
 	bool open;
 	struct file *owner;
+	struct ete_task_set *tasks;
 	struct trbe_cfg cfg;
 
 	bool present;

@@ -16,7 +16,6 @@
 #include <linux/smp.h>
 
 #include <ete/sink.h>
-
 #include "drv.h"
 
 /**
@@ -280,6 +279,7 @@ int trbe_session_start(struct trbe_cpu *tc, struct file *file)
 	/* This file's buffer, never another sink present on the CPU */
 	args.who = "trbe";
 	args.only_sink = &trbe_sink_ops;
+	args.tasks = tc->tasks;
 	ret = ete_session_start_args(cpumask_of(tc->cpu), &args, &tc->sess);
 	if (ret)
 		return ret;

@@ -20,6 +20,7 @@
 #include <ete/compat.h>
 #include <ete/core.h>
 #include <ete/regs.h>
+#include <ete/task.h>
 
 #define PM_KUNIT_CPU	1
 
@@ -145,10 +146,30 @@ static void dynamic_ssstatus_needs_startstop(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ete_pm_dynamic(img, ETE_TRCVICTLR));
 }
 
+/*
+ * What task mode writes for a task outside the set (and what a restore
+ * writes when such a task runs): every exception level prohibited, E0TRE
+ * and E1TRE (E0HTRE, E2TRE under VHE) clear (ITHCBC), the rest of the
+ * session's TRFCR (the timestamp source, TS) kept
+ */
+static void task_gate_prohibits_every_el(struct kunit *test)
+{
+	u64 v;
+
+	for (v = 0; v < 0x100; v++) {
+		u64 p = ete_task_prohibited(v);
+
+		KUNIT_EXPECT_EQ_MSG(test, p & 0x3, 0ULL, "TRFCR 0x%llx", v);
+		KUNIT_EXPECT_EQ_MSG(test, p & ~0x3ULL, v & ~0x3ULL,
+				    "TRFCR 0x%llx", v);
+	}
+}
+
 static struct kunit_case ete_pm_value_cases[] = {
 	KUNIT_CASE_PARAM(restore_value, pm_value_gen_params),
 	KUNIT_CASE(dynamic_registers),
 	KUNIT_CASE(dynamic_ssstatus_needs_startstop),
+	KUNIT_CASE(task_gate_prohibits_every_el),
 	{}
 };
 

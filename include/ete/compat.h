@@ -394,4 +394,48 @@ static inline int ete_compat_cpu_for_acpi_uid(u32 uid)
 }
 #endif /* CONFIG_ACPI */
 
+/**
+ * ete_compat_dumpable_by_owner() - whether a task may be traced by its owner
+ * @t: a user task
+ *
+ * The dumpability ptrace checks (prctl PR_SET_DUMPABLE; a set-user-ID
+ * program is not dumpable): kept in the task's mm until Linux 7.2 moved
+ * it to the task's exec_state, whose accessor is not exported; its
+ * structure and the task's pointer to it are in the headers.
+ *
+ * Context: process context.
+ * Return: true if dumpable by its owner (SUID_DUMP_USER,
+ * TASK_DUMPABLE_OWNER).
+ */
+#if ETE_COMPAT_SINCE(7, 2)
+#include <linux/sched/exec_state.h>
+
+static inline bool ete_compat_dumpable_by_owner(struct task_struct *t)
+{
+	struct task_exec_state *es;
+	bool ok;
+
+	rcu_read_lock();
+	es = rcu_dereference(t->exec_state);
+	ok = es && READ_ONCE(es->dumpable) == TASK_DUMPABLE_OWNER;
+	rcu_read_unlock();
+	return ok;
+}
+#else
+#include <linux/sched/coredump.h>
+#include <linux/sched/mm.h>
+
+static inline bool ete_compat_dumpable_by_owner(struct task_struct *t)
+{
+	struct mm_struct *mm = get_task_mm(t);
+	bool ok;
+
+	if (!mm)
+		return false;
+	ok = get_dumpable(mm) == SUID_DUMP_USER;
+	mmput(mm);
+	return ok;
+}
+#endif
+
 #endif /* _ETE_COMPAT_H */

@@ -27,6 +27,7 @@
 
 struct module;
 struct ete_session;
+struct ete_task_set;
 
 /**
  * ete_file_may_trace_kernel() - whether a file's opener may see the kernel
@@ -171,6 +172,9 @@ struct ete_sink_ops {
  *	where it is not present fails with -ENODEV.  NULL: the first
  *	registered sink present on each CPU
  * @data: passed to @config
+ * @tasks: optional: trace only while a task of this set runs on each CPU
+ *	(include/ete/task.h); the session takes its own reference.  A CPU
+ *	without TRFCR fails with -EOPNOTSUPP
  * @failed_cpu: out: on failure, the CPU that refused, or -1
  * @failed_why: out: on failure, what went wrong there (a string literal)
  * @failed_field: out: on failure, the field that refused (from @config,
@@ -187,6 +191,7 @@ struct ete_session_args {
 	const struct ete_sink_settings *sink;
 	const struct ete_sink_ops *only_sink;
 	void *data;
+	struct ete_task_set *tasks;
 	int failed_cpu;
 	const char *failed_why;
 	const char *failed_field;

@@ -188,4 +188,27 @@ struct ete_trbe_status {
 /* The watermark in force, in bytes */
 #define ETE_TRBE_IOC_GET_WATERMARK	_IOR(ETE_IOC_MAGIC, 0x07, __u64)
 
+/**
+ * struct ete_trbe_tasks - what ETE_TRBE_IOC_SET_TASKS takes
+ * @pid: the process to trace, by any of its thread IDs in the caller's
+ *	PID namespace: its threads, and every thread and child any of them
+ *	creates from now on; 0 for whatever runs on the CPU (the default)
+ * @flags: 0 (none is defined yet)
+ */
+struct ete_trbe_tasks {
+	__s32 pid;
+	__u32 flags;
+};
+
+/*
+ * Task mode: the sessions ETE_TRBE_IOC_START starts from now on let trace
+ * through only while a task of the process runs on this CPU (trace is
+ * prohibited at every other task's switch-in).  Kept until set again or
+ * the last close.  EBUSY while a session runs on the CPU; ESRCH: no such
+ * process; EPERM: the caller may not trace it (CAP_SYS_PTRACE, or its own
+ * user and group IDs, a dumpable process that is the caller's or its
+ * descendant); EINVAL: a flag, a negative pid or a kernel thread.
+ */
+#define ETE_TRBE_IOC_SET_TASKS		_IOW(ETE_IOC_MAGIC, 0x08, struct ete_trbe_tasks)
+
 #endif /* _UAPI_LINUX_ETE_H */

@@ -280,6 +280,58 @@ static int em_context_id_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(em_context_id_fops, em_context_id_get,
 			 em_context_id_set, "%llu\n");
 
+/*
+ * cid_ticks: "0xCID TICKS" per context ID that ticks generating trace
+ * interrupted, then "lost N"; writing 1 empties it and starts counting
+ * (the trace then carries the running task's context ID), 0 stops.
+ */
+static int em_cid_ticks_show(struct seq_file *s, void *unused)
+{
+	struct em_unit *u = s->private;
+	unsigned int i;
+
+	raw_spin_lock_irq(&u->lock);
+	for (i = 0; i < u->cid_n; i++)
+		seq_printf(s, "0x%x %lu\n", u->cid[i].cid, u->cid[i].ticks);
+	seq_printf(s, "lost %lu\n", u->cid_lost);
+	raw_spin_unlock_irq(&u->lock);
+	return 0;
+}
+
+static int em_cid_ticks_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, em_cid_ticks_show, inode->i_private);
+}
+
+static ssize_t em_cid_ticks_write(struct file *file, const char __user *buf,
+				  size_t len, loff_t *ppos)
+{
+	struct em_unit *u = file_inode(file)->i_private;
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(buf, len, &on);
+	if (ret)
+		return ret;
+	raw_spin_lock_irq(&u->lock);
+	u->cid_track = on;
+	if (on) {
+		u->cid_n = 0;
+		u->cid_lost = 0;
+	}
+	raw_spin_unlock_irq(&u->lock);
+	return len;
+}
+
+static const struct file_operations em_cid_ticks_fops = {
+	.owner = THIS_MODULE,
+	.open = em_cid_ticks_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = em_cid_ticks_write,
+};
+
 static int em_powerdown_get(void *data, u64 *val)
 {
 	struct em_unit *u = data;
@@ -789,6 +841,8 @@ void em_debugfs_init(struct ete_model *m)
 					   &em_access_ns_fops);
 		debugfs_create_file_unsafe("context_id", 0600, d, u,
 					   &em_context_id_fops);
+		debugfs_create_file("cid_ticks", 0600, d, u,
+				    &em_cid_ticks_fops);
 		debugfs_create_file_unsafe("powerdown", 0600, d, u,
 					   &em_powerdown_fops);
 		debugfs_create_file_unsafe("trigger", 0200, d, u,

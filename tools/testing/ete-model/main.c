@@ -16,6 +16,7 @@
 #include <linux/of_irq.h>
 #include <linux/delay.h>
 #include <linux/sizes.h>
+#include <asm/sysreg.h>
 
 #include <ete/compat.h>
 
@@ -86,6 +87,37 @@ static bool em_ppi_pending(struct em_unit *u)
 /* and no tick generates for longer than a quarter of its period */
 #define EM_TICK_MAX_NS		(NSEC_PER_MSEC / 4)
 
+/*
+ * One tick's generation, counted for the task it interrupted when
+ * cid_ticks tracks: a tick that made trace ran while trace was allowed,
+ * so its task is one the driver let through (task mode, issue 34).  The
+ * context ID is the PE's (CONTEXTIDR_EL1, which the kernel sets to the
+ * PID at each switch; under VHE the EL2 register both accesses reach).
+ */
+static void em_gen_run_tracked(struct em_unit *u, unsigned int budget)
+{
+	u64 before = u->gen.emitted + u->gen.replay_pos;
+	unsigned int i;
+	u32 cid = 0;
+
+	if (u->cid_track && smp_processor_id() == u->cpu)
+		cid = read_sysreg(contextidr_el1);
+	em_gen_run(u, budget, EM_TICK_MAX_NS);
+	if (!u->cid_track || u->gen.emitted + u->gen.replay_pos == before)
+		return;
+	for (i = 0; i < u->cid_n; i++)
+		if (u->cid[i].cid == cid)
+			break;
+	if (i == u->cid_n) {
+		if (i == ARRAY_SIZE(u->cid)) {
+			u->cid_lost++;
+			return;
+		}
+		u->cid[u->cid_n++].cid = cid;
+	}
+	u->cid[i].ticks++;
+}
+
 static enum hrtimer_restart em_timer_fn(struct hrtimer *t)
 {
 	struct em_unit *u = container_of(t, struct em_unit, timer);
@@ -115,7 +147,7 @@ static enum hrtimer_restart em_timer_fn(struct hrtimer *t)
 	/* last tick's newest bytes on, this tick's newest held back */
 	em_fifo_drain(u, EM_FIFO_SIZE);
 	u->fifo_hold = EM_FIFO_HOLD;
-	em_gen_run(u, u->rate * periods, EM_TICK_MAX_NS);
+	em_gen_run_tracked(u, u->rate * periods);
 	em_fifo_drain(u, EM_FIFO_SIZE);
 	u->fifo_hold = 0;
 	u->tick_ns += ktime_get_ns() - t0;

@@ -283,6 +283,19 @@ struct em_unit {
 	struct em_gen gen;
 	unsigned int rate;
 	u32 context_id;
+	/*
+	 * cid_ticks (debugfs): the ticks that generated trace, counted by
+	 * the context ID of the task they interrupted (CONTEXTIDR_EL1, the
+	 * PID the kernel writes there at each switch): who ran while trace
+	 * was allowed.  @cid_n entries of @cid; @cid_lost ticks found it full.
+	 */
+	bool cid_track;
+	unsigned int cid_n;
+	struct {
+		u32 cid;
+		unsigned long ticks;
+	} cid[32];
+	unsigned long cid_lost;
 	enum ete_model_fault fault;
 
 	/* violation log */
