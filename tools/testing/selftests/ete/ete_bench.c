@@ -19,6 +19,8 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/wait.h>
+#include <signal.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -871,6 +873,117 @@ out:
 	free(seq);
 }
 
+/* ---- 5. task mode: the cost of the scheduler hook ----------------------- */
+
+#define SWITCH_CPU	1
+
+/* A child on SWITCH_CPU echoing bytes: each round trip is two switches */
+static pid_t pong(int in, int out)
+{
+	cpu_set_t set;
+	pid_t pid = fork();
+	char c;
+
+	if (pid)
+		return pid;
+	CPU_ZERO(&set);
+	CPU_SET(SWITCH_CPU, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	while (read(in, &c, 1) == 1 && write(out, &c, 1) == 1)
+		;
+	_exit(0);
+}
+
+/*
+ * Context switches per second on SWITCH_CPU, the caller ping-ponging
+ * with @child there for step_secs; @writes gets the TRFCR writes the
+ * model saw per switch.
+ */
+static double switch_rate(int to, int from, double *writes)
+{
+	long long w0 = model_stat(SWITCH_CPU, "writes");
+	double t0 = now_s(), t;
+	unsigned long n = 0;
+	char c = 'x';
+
+	do {
+		for (int i = 0; i < 200; i++, n++)
+			if (write(to, &c, 1) != 1 || read(from, &c, 1) != 1)
+				return 0;
+		t = now_s() - t0;
+	} while (t < step_secs);
+	*writes = (double)(model_stat(SWITCH_CPU, "writes") - w0) / (2.0 * n);
+	return 2.0 * n / t;
+}
+
+/*
+ * Figure 9: switches per second on one CPU with no session, with a
+ * task-mode session whose set never runs there (the hook's lookup only),
+ * and with one whose set is one of the two tasks (TRFCR written and
+ * synchronized at every switch); the added time per switch, and the
+ * TRFCR writes per switch the model counted (the architectural minimum
+ * of a gate that flips is one write and one ISB).
+ */
+static void bench_task_switch(void)
+{
+	int to[2], from[2];
+	double r0, r1, r2, w0, w1, w2;
+	struct ete_trbe_tasks req = { };
+	struct tbuf t;
+	cpu_set_t set;
+	pid_t child, sleeper;
+
+	if (pipe(to) || pipe(from))
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(SWITCH_CPU, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return;
+	model_configure(SWITCH_CPU, "1048576", "fill", "ignore", "0", "drop");
+	quiet(SWITCH_CPU);
+	if (tbuf_open(&t, SWITCH_CPU))
+		return;
+	child = pong(to[0], from[1]);
+	sleeper = fork();
+	if (!sleeper) {
+		for (;;)
+			pause();
+	}
+	r0 = switch_rate(to[1], from[0], &w0);
+	req.pid = sleeper;
+	r1 = !ioctl(t.fd, ETE_TRBE_IOC_SET_TASKS, &req) &&
+	     !ioctl(t.fd, ETE_TRBE_IOC_START) ?
+	     switch_rate(to[1], from[0], &w1) : 0;
+	ioctl(t.fd, ETE_TRBE_IOC_STOP);
+	req.pid = child;
+	r2 = !ioctl(t.fd, ETE_TRBE_IOC_SET_TASKS, &req) &&
+	     !ioctl(t.fd, ETE_TRBE_IOC_START) ?
+	     switch_rate(to[1], from[0], &w2) : 0;
+	ioctl(t.fd, ETE_TRBE_IOC_STOP);
+	kill(child, SIGKILL);
+	kill(sleeper, SIGKILL);
+	waitpid(child, NULL, 0);
+	waitpid(sleeper, NULL, 0);
+	tbuf_close(&t);
+	CPU_ZERO(&set);
+	for (int i = 0; i < ncpu; i++)
+		CPU_SET(i, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	if (r0 <= 0 || r1 <= 0 || r2 <= 0)
+		return;
+	fig("task_switch_rate_ratio_idle", r1 / r0, "higher",
+	    "switches/s with a task session whose tasks are elsewhere / none");
+	fig("task_switch_rate_ratio_gate", r2 / r0, "higher",
+	    "switches/s, the session's task one of the two / none");
+	fig("task_switch_added_ns", (1 / r2 - 1 / r0) * 1e9, "lower",
+	    "added time per switch when the gate flips, ns (emulated)");
+	fig("task_switch_writes", w2, "ref",
+	    "register writes per switch when the gate flips (TRFCR: 1)");
+	fig("task_switch_writes_idle", w1, "lower",
+	    "register writes per switch when no member runs (0)");
+	(void)w0;
+}
+
 int main(int argc, char **argv)
 {
 	int opt;
@@ -900,5 +1013,6 @@ int main(int argc, char **argv)
 	bench_start_time();
 	bench_drain();
 	bench_stream();
+	bench_task_switch();
 	return 0;
 }
