@@ -64,6 +64,7 @@ static pid_t spawn_busy(int cpu)
 	pid_t pid = fork();
 
 	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		pin(cpu);
 		spin(NULL);
 	}
@@ -76,6 +77,7 @@ static pid_t spawn_sleeper(int cpu)
 	pid_t pid = fork();
 
 	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		pin(cpu);
 		for (;;)
 			pause();
@@ -95,6 +97,7 @@ static pid_t spawn_family(int cpu, int go, int ids, int threads)
 
 	if (pid)
 		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (read(go, &c, 1) != 1)
 		_exit(1);
 	if (!fork()) {
@@ -102,6 +105,8 @@ static pid_t spawn_family(int cpu, int go, int ids, int threads)
 		pid_t tid = getpid();
 		int i;
 
+		/* dies with its parent, which the test kills */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		pin(cpu);
 		if (write(ids, &tid, sizeof(tid)) != sizeof(tid))
 			_exit(1);
