@@ -721,6 +721,9 @@ int etecap_capture(struct etecap *e)
 		ret = spawn(e);
 	else if (!ret && e->o.attach)
 		ret = attach_tasks(e);
+	/* the command, stopped before its exec, and all it will start */
+	for (int i = 0; !ret && etecap_task_mode(&e->o) && i < e->o.ncpus; i++)
+		ret = etecap_bind_task(consumers[i].fd, e->cpu[i].cpu, e->child);
 	if (!ret && etecap_interrupted())
 		ret = -EINTR;
 	ret = ret ?: start_cpus(e);

@@ -55,6 +55,8 @@ static const char usage[] =
 	"      --progress MS         progress line interval on stderr (0: none)\n"
 	"      --perf-data FILE      also write the snapshot as a perf.data FILE\n"
 	"                            (its code as ELF images in FILE.d/)\n"
+	"      --all-tasks           with a command: trace everything the CPUs run,\n"
+	"                            not only the command and what it starts\n"
 	"      --others-max SIZE     system-wide (no command, -p, --pid or --comm):\n"
 	"                            at most SIZE of code of the other tasks alive\n"
 	"                            at the stop (default 256M; 0: none)\n"
@@ -321,7 +323,7 @@ enum {
 	OPT_INCLUDE = 256, OPT_EXCLUDE, OPT_START, OPT_STOP, OPT_CYCLES,
 	OPT_TS, OPT_RS, OPT_BB, OPT_NOCID, OPT_SYNC, OPT_BEHIND, OPT_MEM,
 	OPT_NOKERNEL, OPT_PROGRESS, OPT_Q, OPT_VERSION, OPT_PERF_DATA,
-	OPT_PRESET, OPT_PID, OPT_COMM, OPT_OTHERS_MAX,
+	OPT_PRESET, OPT_PID, OPT_COMM, OPT_OTHERS_MAX, OPT_ALL_TASKS,
 };
 
 static const struct option long_opts[] = {
@@ -354,6 +356,7 @@ static const struct option long_opts[] = {
 	{ "progress", required_argument, NULL, OPT_PROGRESS },
 	{ "perf-data", required_argument, NULL, OPT_PERF_DATA },
 	{ "others-max", required_argument, NULL, OPT_OTHERS_MAX },
+	{ "all-tasks", no_argument, NULL, OPT_ALL_TASKS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -526,6 +529,9 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 		return NULL;
 	case OPT_NOKERNEL:
 		o->kernel = false;
+		return NULL;
+	case OPT_ALL_TASKS:
+		o->all_tasks = true;
 		return NULL;
 	case OPT_PROGRESS:
 		if (parse_u64(arg, &v) || v > INT_MAX)
@@ -783,6 +789,8 @@ int etecap_parse(struct etecap_opts *o, int argc, char **argv)
 		msg = "--profile carries the trace settings: no --preset with it";
 	else if (o->attach && optind < argc)
 		msg = "--attach traces running processes: no command with it";
+	else if (o->all_tasks && optind >= argc)
+		msg = "--all-tasks goes with a command";
 	else if ((o->npids || o->comm) && o->profile)
 		msg = "--profile carries the trace settings: no --pid or --comm with it";
 	else if ((o->npids || o->comm) && o->context_id == 0)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "etecap.h"
@@ -141,6 +142,42 @@ static int configure_addresses(const struct etecap_opts *o, int cpu)
 	if (!ret && start)
 		ret = set(ETE_SYSFS, cpu, "ss_status", "%llu", 0);
 	return ret;
+}
+
+/**
+ * etecap_task_mode() - whether the command is traced in task mode
+ * @o: the options
+ *
+ * With a command, by default: the CPUs let trace through only while the
+ * command or a task it started runs (ETE_TRBE_IOC_SET_TASKS).  Not with
+ * --all-tasks, nor with --profile, whose sessions configfs starts.
+ *
+ * Return: true if so.
+ */
+bool etecap_task_mode(const struct etecap_opts *o)
+{
+	return o->cmd && !o->all_tasks && !o->profile;
+}
+
+/**
+ * etecap_bind_task() - bind a CPU's next session to a process
+ * @fd: the CPU's /dev/trbe<N>
+ * @cpu: the CPU, for the message
+ * @pid: the process (the command, stopped before its exec)
+ *
+ * Return: 0, or -errno having said why (a driver without task mode:
+ * use --all-tasks).
+ */
+int etecap_bind_task(int fd, int cpu, pid_t pid)
+{
+	struct ete_trbe_tasks req = { .pid = pid };
+
+	if (!ioctl(fd, ETE_TRBE_IOC_SET_TASKS, &req))
+		return 0;
+	fprintf(stderr, "etecap: cpu%d: task mode: %s%s\n", cpu, strerror(errno),
+		errno == ENOTTY ?
+		" (trbe.ko has no task mode: update it, or give --all-tasks)" : "");
+	return -errno;
 }
 
 /*

@@ -123,6 +123,7 @@ struct etecap_opts {
 	const char *perf_data;	/* --perf-data FILE, or NULL */
 	long long others_max;	/* --others-max: code of other tasks, bytes */
 	char **cmd;		/* NULL: no command */
+	bool all_tasks;		/* --all-tasks: the command without task mode */
 };
 
 /* One CPU's capture */
@@ -217,6 +218,8 @@ int etecap_profile_buffers(const char *name, const int *cpus, int n);
 int etecap_profile_activate(const char *name, bool on);
 int etecap_write_unit_ini(const char *dir, int cpu);
 int etecap_kernel_el(int cpu);
+bool etecap_task_mode(const struct etecap_opts *o);
+int etecap_bind_task(int fd, int cpu, pid_t pid);
 
 /* etecap-capture.c */
 int etecap_setup_signals(void);

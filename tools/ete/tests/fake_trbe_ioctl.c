@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LD_PRELOAD for etecap on the host against fake_sysroot's tree: the
- * START and STOP ioctls on a /dev/trbe<N> that is a regular file succeed
- * and are logged ("start /path" or "stop /path", one per line) to
- * $FAKE_TRBE_LOG; every other ioctl goes to the C library's.
+ * START, STOP and SET_TASKS ioctls on a /dev/trbe<N> that is a regular
+ * file succeed and are logged ("start /path", "stop /path" or
+ * "tasks:PID /path", one per line) to $FAKE_TRBE_LOG; every other ioctl
+ * goes to the C library's.
  *
  * And a failing device: $FAKE_WRITE_FAIL="ERRNO:NAME" makes every
  * write() and fwrite() to a file whose path ends in NAME fail with ERRNO
@@ -40,18 +41,22 @@ int ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
-	if ((req == ETE_TRBE_IOC_START || req == ETE_TRBE_IOC_STOP) &&
+	if ((req == ETE_TRBE_IOC_START || req == ETE_TRBE_IOC_STOP ||
+	     req == ETE_TRBE_IOC_SET_TASKS) &&
 	    !fstat(fd, &st) && S_ISREG(st.st_mode)) {
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 		n = readlink(link, path, sizeof(path) - 1);
 		path[n < 0 ? 0 : n] = 0;
 		f = log ? fopen(log, "a") : NULL;
-		if (f) {
+		if (f && req == ETE_TRBE_IOC_SET_TASKS)
+			fprintf(f, "tasks:%d %s\n",
+				((struct ete_trbe_tasks *)arg)->pid, path);
+		else if (f)
 			fprintf(f, "%s %s\n",
 				req == ETE_TRBE_IOC_START ? "start" : "stop",
 				path);
+		if (f)
 			fclose(f);
-		}
 		return 0;
 	}
 	if (!real)

@@ -301,6 +301,27 @@ rc=$?
 tap $? "a command killed by SIGTERM: etecap exits 143 (128 + 15), the snapshot written" \
 	"$(echo "exit $rc"; cat "$out/run.log")"
 
+# 14: a command is traced in task mode: each CPU's file is bound to the
+# command's PID (ETE_TRBE_IOC_SET_TASKS) before that CPU's START, the same
+# PID on every CPU; --all-tasks binds none
+fake
+run -c 1,3 -t 3600s -o "$out/tasks" -- true
+rc=$?
+order=$(sed -n 's|^\(tasks\):\([0-9]*\) .*/dev/trbe\([0-9]*\)$|\3 \1 \2|p; s|^\(start\) .*/dev/trbe\([0-9]*\)$|\2 \1|p' \
+	"$out/ioctl.log" 2>/dev/null | tr '\n' ';')
+pid=$(sed -n 's|^tasks:\([0-9]*\) .*|\1|p' "$out/ioctl.log" 2>/dev/null | sort -u)
+[ $rc = 0 ] && [ "$(echo "$pid" | wc -w)" = 1 ] && [ "${pid:-0}" -gt 1 ] &&
+	[ "$order" = "1 tasks $pid;3 tasks $pid;1 start;3 start;" ]
+tap $? "a command: each CPU bound to its PID before the starts (task mode)" \
+	"$(echo "exit $rc, ioctls: $order"; cat "$out/run.log")"
+fake
+run -c 1,3 -t 3600s -o "$out/tasks" --all-tasks -- true
+rc=$?
+[ $rc = 0 ] && ! grep -q '^tasks' "$out/ioctl.log" &&
+	[ "$(ioctl_cpus start | tr '\n' ,)" = 1,3, ]
+tap $? "--all-tasks: no CPU bound, both started" \
+	"$(echo "exit $rc"; cat "$out/ioctl.log" "$out/run.log")"
+
 # 13: 512 CPUs under the usual soft limit of 1,024 open files
 rm -rf "$root" "$out/ioctl.log"
 "$out/fake_sysroot" "$root" 512 0-511

@@ -859,8 +859,10 @@ TEST(snapshot_replaced_only_when_complete)
 TEST(sigint_still_writes_snapshot)
 {
 	char dir[128], path[256], *s;
+	/* every task: the sleeping command alone would leave no trace */
 	const char *const argv[] = { "etecap", "-q", "-c", "0-3", "-o", dir,
-			       "--no-kernel", "--", "sleep", "30", NULL };
+			       "--no-kernel", "--all-tasks", "--", "sleep", "30",
+			       NULL };
 	int st, cpu, i;
 	pid_t pid;
 

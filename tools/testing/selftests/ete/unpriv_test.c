@@ -64,7 +64,10 @@
 #define PROFILE		"/sys/kernel/config/ete/profiles/unpriv"
 #define MODEL_PROGRAM	"/sys/kernel/debug/ete_model/program"
 #define NCPUS		4
-#define WORKLOAD	"i=0; while [ $i -lt 3000 ]; do i=$((i + 1)); done"
+/* a loop on each CPU: the command alone is traced (task mode) */
+#define WORKLOAD	"for c in 0 1 2 3; do taskset -c $c sh -c " \
+			"'i=0; while [ $i -lt 3000 ]; do i=$((i + 1)); done' & " \
+			"done; wait"
 
 static bool have_model(void)
 {
