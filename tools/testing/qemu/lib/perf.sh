@@ -57,13 +57,28 @@ perf_root() {
 		flock 9
 		RIG_APT_RELEASE=$rel "$here/rig-apt.sh" "$build" root "linux-perf=$ver" "$dir"
 	) 9>"$build/perf-roots/.lock" || return 1
-	ld=$(ls "$dir"/usr/lib64/ld-linux-*.so.* "$dir"/lib64/ld-linux-*.so.* 2>/dev/null | head -n 1)
+	# the loader's own file, in the multiarch directory: not the lib64
+	# link, absolute in Debian 12's libc6 (/lib64/ld-linux-x86-64.so.2 ->
+	# /lib/x86_64-linux-gnu/...), so the loader of whatever root run-perf
+	# runs in (Debian 13's 2.41 with 12's libc.so.6 2.36: ld.so and libc
+	# share private interfaces, __tunable_get_val's ids, and must be one
+	# build; it aborts with "stack smashing detected")
+	ld=$(find "$dir"/usr/lib/*-linux-gnu "$dir"/lib/*-linux-gnu -maxdepth 1 \
+		-type f -name 'ld-linux*.so.*' 2>/dev/null | head -n 1)
 	bin=$dir/usr/bin/perf
 	libs=$(ls -d "$dir"/usr/lib/*-linux-gnu "$dir"/lib/*-linux-gnu 2>/dev/null | tr '\n' : | sed 's/:$//')
 	if [ -z "$ld" ] || [ ! -x "$bin" ] || [ -z "$libs" ]; then
 		echo "perf_root: linux-perf $ver's root $dir has no loader, perf or libraries" >&2
 		return 1
 	fi
+	# and never the host's or another root's (what the abort came from)
+	case $(realpath "$ld") in
+	"$(realpath "$dir")"/*) ;;
+	*)
+		echo "perf_root: the loader $ld is $(realpath "$ld"), outside the root $dir" >&2
+		return 1
+		;;
+	esac
 	cat >"$dir/run-perf" <<-RUN
 	#!/bin/sh
 	# perf $ver (Debian $rel), with its own release's libraries

@@ -239,6 +239,17 @@ if [ -n "$first" ]; then
 	read -r buf file < <(buffers "$bad")
 	! listed_clean "$bad" "$buf" "$file"
 	tap $? "self-test: a snapshot without TRCCONFIGR is refused"
+	# A buffer of IGNORE padding alone is accepted (lib/tap.sh,
+	# only_ignore_listed: a CPU a task-mode session's tasks never ran
+	# on); one byte other than IGNORE in it is refused.
+	cp "$first/snapshot.ini" "$first/trace.ini" "$first"/ETE_*.ini "$bad"/
+	printf '\x70%.0s' $(seq 256) >"$bad/$file"
+	: >"$(gaps_of "$bad" "$file")"
+	listed_clean "$bad" "$buf" "$file"
+	tap $? "self-test: a buffer of 256 IGNORE bytes (padding, no trace) is accepted"
+	printf '\x01' | dd of="$bad/$file" bs=1 seek=100 conv=notrunc status=none
+	! listed_clean "$bad" "$buf" "$file"
+	tap $? "self-test: the same buffer with one byte 0x01 in it is refused"
 else
 	tap 1 "self-test: a snapshot without TRCCONFIGR is refused (no snapshot)"
 fi
