@@ -2,12 +2,10 @@
 /*
  * etecap: the capture loop.  Each CPU's /dev/trbe<N> is mapped and drained
  * with the consumer protocol of Documentation/abi-trbe.rst into
- * trace_cpu<N>.bin while the command runs.  The command runs under ptrace
- * so that every process it makes is stopped once at exit, when its
- * memory map and text can still be read (etecap-mem.c).
+ * trace_cpu<N>.bin while the command runs, the CPUs in parallel
+ * (etecap-pool.c); the command and its tasks are followed through
+ * etecap-tasks.c.
  */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,13 +13,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
-#include <sys/wait.h>
 #include <time.h>
 
 #include "etecap.h"
 #include "../../Documentation/trbe-consumer.c"
-
-#define MAX_TRACEES	1024
 
 static int stop_signal;
 static int wake_pipe[2] = { -1, -1 };
@@ -74,67 +69,74 @@ int etecap_interrupted(void)
 	return __atomic_load_n(&stop_signal, __ATOMIC_RELAXED);
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
+/*
+ * The capture's first error writing or tracking a trace file: the drain
+ * threads (etecap-pool.c) set it, the first one wins.
+ */
 static int write_err;
 static const char *outdir;	/* the directory of the trace files */
 
-/* The trace file of @c, for a message */
-static const char *trace_path(const struct etecap_cpu *c)
+static void note_write_err(int err)
 {
-	static char path[ETECAP_PATH];
+	int none = 0;
 
-	return etecap_path(path, sizeof(path), "%s/trace_cpu%d.bin", outdir,
-			   c->cpu);
+	__atomic_compare_exchange_n(&write_err, &none, err, false,
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
+/* The trace file of @c, for a message */
+static const char *trace_path(const struct etecap_cpu *c, char *path,
+			      size_t size)
+{
+	return etecap_path(path, size, "%s/trace_cpu%d.bin", outdir, c->cpu);
+}
+
+/* Called by the CPU's drain thread only */
 static void write_out(__u64 offset, const void *buf, size_t len, void *arg)
 {
+	char path[ETECAP_PATH];
 	struct etecap_cpu *c = arg;
 	size_t done;
 
-	if (etecap_track_piece(c, offset, len) && !write_err)
-		write_err = -ENOMEM;
+	if (etecap_track_piece(c, offset, len))
+		note_write_err(-ENOMEM);
 	if (!c->bytes)
 		c->first = offset;
 	errno = 0;
 	done = fwrite(buf, 1, len, c->out);
 	if (done != len) {
 		/* a short write without errno: the device is full */
-		if (!write_err)
-			write_err = errno ? -errno : -ENOSPC;
-		etecap_write_error(trace_path(c), write_err);
+		int err = errno ? -errno : -ENOSPC;
+
+		note_write_err(err);
+		etecap_write_error(trace_path(c, path, sizeof(path)), err);
 	}
 	/* what the file holds, not what was drained */
 	c->bytes += done;
 }
 
 /*
- * Drain what every CPU published; while running (@running), not the
- * buffers in wrap or circular mode: their TRBE writes on over published
- * bytes and may be up to a buffer ahead of data_head, so a copy made
- * while it runs cannot be told from newer data (Documentation/
- * abi-trbe.rst).  They are flight recorders, read once stopped.
+ * Drain what CPU @i published; while running (*@arg), not a buffer in
+ * wrap or circular mode: its TRBE writes on over published bytes and
+ * may be up to a buffer ahead of data_head, so a copy made while it runs
+ * cannot be told from newer data (Documentation/abi-trbe.rst).  It is a
+ * flight recorder, read once stopped.
  */
+static void drain_one(struct etecap *e, int i, void *arg)
+{
+	bool running = *(bool *)arg;
+
+	if (!running || !e->cpu[i].flight)
+		trbe_consumer_drain(&consumers[i], write_out, &e->cpu[i]);
+	/* the ring keeps the last 64 records: copy them as they come */
+	if (etecap_collect_gaps(&e->cpu[i], consumers[i].hdr))
+		note_write_err(-ENOMEM);
+}
+
+/* Every CPU, in parallel (etecap-pool.c) */
 static void drain_all(struct etecap *e, bool running)
 {
-	int i;
-
-	for (i = 0; i < e->o.ncpus; i++) {
-		if (!running || !e->cpu[i].flight)
-			trbe_consumer_drain(&consumers[i], write_out,
-					    &e->cpu[i]);
-		/* the ring keeps the last 64 records: copy them as they come */
-		if (etecap_collect_gaps(&e->cpu[i], consumers[i].hdr) &&
-		    !write_err)
-			write_err = -ENOMEM;
-	}
+	etecap_pool_run(e, drain_one, &running);
 }
 
 static int open_cpus(struct etecap *e)
@@ -222,6 +224,7 @@ static int stop_cpus(struct etecap *e)
 /* After the stop: the rest of the data, the gaps, the buffer's counters */
 static int finish_cpus(struct etecap *e)
 {
+	char path[ETECAP_PATH];
 	int i, ret = 0;
 
 	drain_all(e, false);
@@ -244,261 +247,13 @@ static int finish_cpus(struct etecap *e)
 		c->jumps = NULL;
 		free(c->gaps);
 		c->gaps = NULL;
-		if (etecap_fclose(c->out, trace_path(c)) && !ret)
+		trace_path(c, path, sizeof(path));
+		if (etecap_fclose(c->out, path) && !ret)
 			ret = -EIO;
 		c->out = NULL;
 		trbe_consumer_close(&consumers[i]);
 	}
 	return ret ?: write_err;
-}
-
-/* ------------------------------------------------------------------------
- * The traced command and its descendants
- */
-
-static pid_t tracees[MAX_TRACEES];
-static int ntracees;
-
-/* What a task traced is followed through */
-#define ETECAP_PTRACE_OPTS	(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEFORK | \
-				 PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | \
-				 PTRACE_O_TRACEEXEC)
-
-static bool is_tracee(pid_t pid)
-{
-	int i;
-
-	for (i = 0; i < ntracees; i++)
-		if (tracees[i] == pid)
-			return true;
-	return false;
-}
-
-static void add_tracee(pid_t pid)
-{
-	if (!is_tracee(pid) && ntracees < MAX_TRACEES)
-		tracees[ntracees++] = pid;
-}
-
-static void drop_tracee(pid_t pid)
-{
-	int i;
-
-	for (i = 0; i < ntracees; i++)
-		if (tracees[i] == pid)
-			tracees[i] = tracees[--ntracees];
-}
-
-/*
- * The command stops itself before exec; etecap starts the trace, then
- * lets it go.  Fork, clone and exec are followed; exit stops each task once.
- */
-static int spawn(struct etecap *e)
-{
-	int st;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
-		raise(SIGSTOP);
-		execvp(e->o.cmd[0], e->o.cmd);
-		fprintf(stderr, "etecap: %s: %s\n", e->o.cmd[0], strerror(errno));
-		_exit(127);
-	}
-	if (waitpid(pid, &st, __WALL) != pid || !WIFSTOPPED(st)) {
-		fprintf(stderr, "etecap: %s did not start\n", e->o.cmd[0]);
-		return -ECHILD;
-	}
-	ptrace(PTRACE_SETOPTIONS, pid, NULL, ETECAP_PTRACE_OPTS);
-	e->child = pid;
-	add_tracee(pid);
-	return 0;
-}
-
-/*
- * -p: attach to running processes, every thread (o->pids holds them,
- * etecap_resolve_pids()), without stopping them (PTRACE_SEIZE), to save
- * the code of a thread that exits during the capture and to end when all
- * have.  Their children are not followed: the context ID filter does not
- * trace them.  They are detached when etecap exits, running.  0 or
- * -errno, having said who refused.
- */
-static int attach_tasks(struct etecap *e)
-{
-	int i;
-
-	for (i = 0; i < e->o.npids; i++) {
-		pid_t tid = e->o.pids[i];
-
-		if (ptrace(PTRACE_SEIZE, tid, NULL, PTRACE_O_TRACEEXIT)) {
-			int err = errno;
-
-			fprintf(stderr, "etecap: --attach %d: %s%s\n", tid,
-				strerror(err), err != EPERM ? "" :
-				" (needs CAP_SYS_PTRACE, or the task's user and kernel.yama.ptrace_scope 0)");
-			return -err;
-		}
-		add_tracee(tid);
-	}
-	return 0;
-}
-
-/* What decode needs of a task that is about to exit (or is left running) */
-static void collect_task(struct etecap *e, pid_t pid)
-{
-	char path[ETECAP_PATH], line[256], name[64] = "?";
-	long tgid = pid;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "r");
-	if (f) {
-		while (fgets(line, sizeof(line), f)) {
-			if (!strncmp(line, "Name:", 5))
-				sscanf(line + 5, " %63[^\n]", name);
-			else if (!strncmp(line, "Tgid:", 5))
-				tgid = strtol(line + 5, NULL, 10);
-		}
-		fclose(f);
-	}
-	/* CONFIG_PID_IN_CONTEXTIDR: the context ID is this task's PID */
-	if (e->contexts)
-		fprintf(e->contexts, "%d %ld %s\n", pid, tgid, name);
-	etecap_mem_add_process(&e->mem, e->o.outdir, pid);
-}
-
-/*
- * A capture of whatever runs: no command, no -p, no --pid or --comm.  Its
- * snapshot holds the code of every task alive at the stop.
- */
-bool etecap_system_wide(const struct etecap_opts *o)
-{
-	return !o->cmd && !o->attach && !o->npids && !o->comm;
-}
-
-/*
- * After the traced tasks, every other task alive at the stop (threads
- * included), so that the context IDs of a trace that is not filtered to
- * the command (kernel threads, other processes) have a name too.  A task
- * that came and went during the capture without being traced is not
- * there: its context ID stays unnamed.  System-wide, each process's code
- * is saved too (etecap_mem_add_other(): its map, its executable mappings,
- * an image shared by processes once, up to --others-max).
- */
-void etecap_note_other_tasks(struct etecap *e)
-{
-	bool code = etecap_system_wide(&e->o) && e->o.others_max;
-	char path[ETECAP_PATH], line[256], name[64];
-	struct dirent *p, *t;
-	DIR *procs, *tasks;
-	FILE *f;
-
-	procs = opendir("/proc");
-	if (!procs || !e->contexts)
-		goto out;
-	fprintf(e->contexts, "# other tasks alive at the stop\n");
-	while ((p = readdir(procs))) {
-		int pid = atoi(p->d_name);
-
-		if (!isdigit((unsigned char)p->d_name[0]))
-			continue;
-		if (code && pid != getpid() && !is_tracee(pid))
-			etecap_mem_add_other(&e->mem, e->o.outdir, pid);
-		snprintf(path, sizeof(path), "/proc/%d/task", pid);
-		tasks = opendir(path);
-		if (!tasks)
-			continue;
-		while ((t = readdir(tasks))) {
-			int tid = atoi(t->d_name);
-
-			if (!isdigit((unsigned char)t->d_name[0]) ||
-			    is_tracee(tid))
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%d/comm",
-				 pid, tid);
-			f = fopen(path, "r");
-			if (!f)
-				continue;
-			if (fgets(line, sizeof(line), f) &&
-			    sscanf(line, "%63[^\n]", name) == 1)
-				fprintf(e->contexts, "%d %d %s\n", tid, pid,
-					name);
-			fclose(f);
-		}
-		closedir(tasks);
-	}
-out:
-	if (procs)
-		closedir(procs);
-}
-
-/* Handle every pending ptrace stop and exit; true once the command ended */
-static bool reap(struct etecap *e)
-{
-	int st, sig, event;
-	pid_t pid;
-
-	while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
-		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			drop_tracee(pid);
-			if (pid == e->child) {
-				e->child_status = st;
-				e->child = 0;
-			}
-			continue;
-		}
-		if (!WIFSTOPPED(st))
-			continue;
-		sig = WSTOPSIG(st);
-		event = st >> 16;
-		if (!is_tracee(pid)) {
-			/* a new task's first stop: follow it */
-			add_tracee(pid);
-			sig = 0;
-		} else if (event == PTRACE_EVENT_EXIT) {
-			collect_task(e, pid);
-			sig = 0;
-		} else if (event == PTRACE_EVENT_STOP &&
-			   (sig == SIGSTOP || sig == SIGTSTP ||
-			    sig == SIGTTIN || sig == SIGTTOU)) {
-			/* a group-stop of a task attached to: it stays stopped */
-			ptrace(PTRACE_LISTEN, pid, NULL, NULL);
-			continue;
-		} else if (event || sig == SIGSTOP) {
-			sig = 0;
-		}
-		ptrace(PTRACE_CONT, pid, NULL, sig);
-	}
-	if (e->o.attach)
-		return !ntracees;	/* every task attached to has ended */
-	return e->o.cmd && !e->child;
-}
-
-/*
- * The capture ended with the command still running (duration, signal):
- * save what its tasks have mapped, then end it with SIGTERM (SIGKILL if
- * it is still there 2 s later).  Tasks it left behind run on, detached
- * when etecap exits.
- */
-static void release_tracees(struct etecap *e)
-{
-	long deadline = now_ms() + 2000;
-	int i;
-
-	for (i = 0; i < ntracees; i++)
-		collect_task(e, tracees[i]);
-	if (!e->child)
-		return;
-	kill(e->child, SIGTERM);
-	while (!reap(e)) {
-		if (deadline && now_ms() > deadline) {
-			kill(e->child, SIGKILL);
-			deadline = 0;
-		}
-		usleep(10000);
-	}
 }
 
 static void progress(struct etecap *e, long elapsed)
@@ -524,7 +279,7 @@ static void progress(struct etecap *e, long elapsed)
 /* Sleep in poll until data, a signal, the end or the next progress line */
 static void wait_events(struct etecap *e, long deadline, long next_progress)
 {
-	long t = 200, now = now_ms();
+	long t = 200, now = etecap_now_ms();
 	char buf[64];
 	int i;
 
@@ -596,14 +351,15 @@ static int flight_snapshot(struct etecap *e, long elapsed)
 		c->state = h->state;
 		c->last_error = h->last_error;
 		ret = ret ?: etecap_write_gaps(e->o.outdir, c, h);
-		if (c->out && etecap_fclose(c->out, trace_path(c)) && !ret)
+		trace_path(c, path, sizeof(path));
+		if (c->out && etecap_fclose(c->out, path) && !ret)
 			ret = -EIO;
 		c->out = keep[i];
 	}
 	ret = ret ?: write_err;
 	write_err = 0;
-	for (i = 0; i < ntracees && !ret; i++)
-		collect_task(e, tracees[i]);
+	if (!ret)
+		etecap_collect_tracees(e);
 	etecap_flight_close(e, ret);
 	outdir = e->o.outdir;
 	free(keep);
@@ -675,7 +431,7 @@ static const char *capture_end(const struct etecap *e, bool done, long now,
 
 static int capture_loop(struct etecap *e)
 {
-	long t0 = now_ms(), deadline = 0, next_progress = 0, now;
+	long t0 = etecap_now_ms(), deadline = 0, next_progress = 0, now;
 	int every = e->o.quiet ? 0 : e->o.progress_ms;
 
 	if (e->o.duration_ms != ETECAP_UNSET)
@@ -683,10 +439,10 @@ static int capture_loop(struct etecap *e)
 	if (every)
 		next_progress = t0 + every;
 	for (;;) {
-		bool done = reap(e);
+		bool done = etecap_reap(e);
 
 		drain_all(e, true);
-		now = now_ms();
+		now = etecap_now_ms();
 		e->ended = capture_end(e, done, now, deadline);
 		if (e->ended)
 			break;
@@ -718,18 +474,21 @@ int etecap_capture(struct etecap *e)
 
 	ret = open_cpus(e);
 	if (!ret && e->o.cmd)
-		ret = spawn(e);
+		ret = etecap_spawn(e);
 	else if (!ret && e->o.attach)
-		ret = attach_tasks(e);
+		ret = etecap_attach_tasks(e);
 	/* the command, stopped before its exec, and all it will start */
 	for (int i = 0; !ret && etecap_task_mode(&e->o) && i < e->o.ncpus; i++)
 		ret = etecap_bind_task(consumers[i].fd, e->cpu[i].cpu, e->child);
 	if (!ret && etecap_interrupted())
 		ret = -EINTR;
+	if (!ret)
+		etecap_pool_start(e);
 	ret = ret ?: start_cpus(e);
 	if (ret) {
 		if (e->child)
 			kill(e->child, SIGKILL);
+		etecap_pool_stop();
 		return ret;
 	}
 	e->started = true;
@@ -737,7 +496,8 @@ int etecap_capture(struct etecap *e)
 		ptrace(PTRACE_CONT, e->child, NULL, 0);
 	capture_loop(e);
 	ret = stop_cpus(e);
-	release_tracees(e);
+	etecap_release_tracees(e);
 	ret2 = finish_cpus(e);
+	etecap_pool_stop();
 	return ret ?: ret2;
 }

@@ -20,16 +20,11 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <linux/elf.h>
 
 #include "etecap.h"
-
-#ifndef NT_GNU_BUILD_ID
-#define NT_GNU_BUILD_ID	3
-#endif
 
 #define MAX_PIECES	64
 /* memory.txt: an image saved as a file, in no core's dumps */
@@ -114,13 +109,24 @@ static __u64 copy_bytes(int fd, off_t off, __u64 len, const char *path)
 	return done;
 }
 
-/*
- * Add the bytes at @off of @fd as memory at @va, cut around what is
- * already there.  0, or -ENOSPC when the region table is full.
+/**
+ * etecap_mem_add_region() - add the bytes at @off of @fd as memory at @va
+ * @m: the memory set
+ * @dir: the snapshot directory, where the image file goes
+ * @va: where the bytes were
+ * @len: how many
+ * @fd: where they are read from
+ * @off: their offset in @fd
+ * @what: where they came from, for memory.txt
+ * @build_id: the mapped file's build ID in hex, or NULL
+ *
+ * The region is cut around what @m holds already.
+ *
+ * Return: 0, or -ENOSPC when the region table is full.
  */
-static int add_region(struct etecap_memset *m, const char *dir, __u64 va,
-		      __u64 len, int fd, off_t off, const char *what,
-		      const char *build_id)
+int etecap_mem_add_region(struct etecap_memset *m, const char *dir, __u64 va,
+			  __u64 len, int fd, off_t off, const char *what,
+			  const char *build_id)
 {
 	struct piece p[MAX_PIECES];
 	int np = cut_pieces(m, va, len, p), i;
@@ -242,68 +248,10 @@ int etecap_mem_add_files(struct etecap_memset *m, const char *dir,
 			return fd;
 		}
 		snprintf(what, sizeof(what), "--mem %s", o->mem[i].file);
-		ret = add_region(m, dir, o->mem[i].va, size, fd, 0, what, NULL);
+		ret = etecap_mem_add_region(m, dir, o->mem[i].va, size, fd, 0, what, NULL);
 		close(fd);
 	}
 	return ret;
-}
-
-/* ------------------------------------------------------------------------
- * Build IDs: the NT_GNU_BUILD_ID note of an ELF file
- */
-
-static bool read_at(int fd, void *buf, size_t n, off_t off)
-{
-	return pread(fd, buf, n, off) == (ssize_t)n;
-}
-
-static bool note_build_id(int fd, const struct elf64_phdr *ph, char *hex)
-{
-	unsigned char buf[1024];
-	size_t pos = 0, n = ph->p_filesz < sizeof(buf) ? ph->p_filesz : sizeof(buf);
-
-	if (!read_at(fd, buf, n, ph->p_offset))
-		return false;
-	while (pos + sizeof(struct elf64_note) <= n) {
-		struct elf64_note *nh = (struct elf64_note *)(buf + pos);
-		size_t name = pos + sizeof(*nh);
-		size_t desc = name + ((nh->n_namesz + 3) & ~3u);
-		unsigned int i;
-
-		if (desc + nh->n_descsz > n)
-			break;
-		if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-		    !memcmp(buf + name, "GNU", 4) && nh->n_descsz <= 20) {
-			for (i = 0; i < nh->n_descsz; i++)
-				sprintf(hex + 2 * i, "%02x", buf[desc + i]);
-			return true;
-		}
-		pos = desc + ((nh->n_descsz + 3) & ~3u);
-	}
-	return false;
-}
-
-/* @hex (41 bytes) gets @path's build ID, or "" */
-static void build_id(const char *path, char *hex)
-{
-	struct elf64_hdr eh;
-	struct elf64_phdr ph;
-	int fd, i;
-
-	hex[0] = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (read_at(fd, &eh, sizeof(eh), 0) && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
-	    eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(ph)) {
-		for (i = 0; i < eh.e_phnum; i++) {
-			if (!read_at(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)))
-				break;
-			if (ph.p_type == PT_NOTE && note_build_id(fd, &ph, hex))
-				break;
-		}
-	}
-	close(fd);
 }
 
 /* ------------------------------------------------------------------------
@@ -439,12 +387,13 @@ int etecap_mem_add_process(struct etecap_memset *m, const char *dir, pid_t pid)
 	while (fgets(line, sizeof(line), maps) && !ret) {
 		if (!exec_mapping(line, &ml))
 			continue;
-		build_id(ml.path, bid);
+		etecap_build_id(ml.path, bid);
 		snprintf(what, sizeof(what), "pid %d %.120s+0x%llx", pid,
 			 *ml.path ? ml.path : "[anon]", ml.off);
 		first = m->n;
-		ret = add_region(m, dir, ml.start, ml.end - ml.start, memfd,
-				 ml.start, what, bid);
+		ret = etecap_mem_add_region(m, dir, ml.start,
+					    ml.end - ml.start, memfd, ml.start,
+					    what, bid);
 		mark_image(m, first, &ml);
 	}
 	close(memfd);
@@ -583,7 +532,7 @@ int etecap_mem_add_other(struct etecap_memset *m, const char *dir, pid_t pid)
 			m->others_skipped++;
 			continue;
 		}
-		build_id(ml.path, bid);
+		etecap_build_id(ml.path, bid);
 		first = m->n;
 		/*
 		 * A file's text through its page cache, much faster than
@@ -602,8 +551,9 @@ int etecap_mem_add_other(struct etecap_memset *m, const char *dir, pid_t pid)
 		}
 		np = cut_pieces(m, ml.start, ml.end - ml.start, p);
 		if (np == 1 && p[0].len == ml.end - ml.start)
-			ret = add_region(m, dir, ml.start, ml.end - ml.start,
-					 fd, off, what, bid);
+			ret = etecap_mem_add_region(m, dir, ml.start,
+						    ml.end - ml.start, fd, off,
+						    what, bid);
 		else
 			ret = add_file_only(m, dir, &ml, fd, off, what, bid);
 		if (filefd >= 0)
@@ -623,168 +573,5 @@ int etecap_mem_add_other(struct etecap_memset *m, const char *dir, pid_t pid)
 		unlink(etecap_path(path, sizeof(path), "%s/maps_%d.txt", dir,
 				   pid));
 	save_perf_map(m, dir, pid);
-	return 0;
-}
-
-/* ------------------------------------------------------------------------
- * The kernel
- */
-
-/* Address of symbol @name in /proc/kallsyms, or 0 */
-static __u64 ksym_addr(const char *name)
-{
-	char line[256], sym[128];
-	unsigned long long a;
-	__u64 found = 0;
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %*s %127s", &a, sym) == 2 && !strcmp(sym, name)) {
-			found = a;
-			break;
-		}
-	fclose(f);
-	return found;
-}
-
-/*
- * The size of arm64's module area below the kernel image: 128 MiB up to
- * Linux 6.4, 2 GiB from 6.5 (MODULES_VSIZE, when module placement was
- * reworked), read from the running kernel's release.
- */
-static __u64 modules_vsize(void)
-{
-	struct utsname u;
-	int major, minor;
-
-	if (!uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
-	    (major > 6 || (major == 6 && minor >= 5)))
-		return 2048ULL << 20;
-	return 128ULL << 20;
-}
-
-/*
- * The address arm64 links _text at: KIMAGE_VADDR, the end of the module
- * area at the bottom of the kernel's half for VA_BITS_MIN.  The highest
- * candidate not above @text is the kernel's; @va_bits gets it.
- */
-static __u64 link_address(__u64 text, int *va_bits)
-{
-	static const int bits[] = { 36, 39, 42, 47, 48 };
-	__u64 modules = modules_vsize();
-	int i;
-
-	for (i = 0; i < 5; i++) {
-		__u64 link = -(1ULL << (bits[i] - 1)) + modules;
-
-		if (link <= text) {
-			*va_bits = bits[i];
-			return link;
-		}
-	}
-	*va_bits = 0;
-	return 0;
-}
-
-/* Copy /proc/modules into modules.txt */
-static void save_modules(const char *dir)
-{
-	char path[ETECAP_PATH], line[ETECAP_MAPS_LINE];
-	FILE *in = fopen("/proc/modules", "r"), *out;
-
-	if (!in)
-		return;
-	etecap_path(path, sizeof(path), "%s/modules.txt", dir);
-	out = fopen(path, "w");
-	while (out && fgets(line, sizeof(line), in))
-		fputs(line, out);
-	if (out)
-		fclose(out);
-	fclose(in);
-}
-
-/* Add [va, va + len) as read through /proc/kcore's PT_LOAD segments */
-static void add_from_kcore(struct etecap_memset *m, const char *dir, int kcore,
-			   __u64 va, __u64 len, const char *what)
-{
-	struct elf64_hdr eh;
-	struct elf64_phdr ph;
-	int i;
-
-	if (!read_at(kcore, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG))
-		return;
-	for (i = 0; i < eh.e_phnum; i++) {
-		if (!read_at(kcore, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)))
-			return;
-		if (ph.p_type != PT_LOAD || va < ph.p_vaddr ||
-		    va + len > ph.p_vaddr + ph.p_memsz)
-			continue;
-		add_region(m, dir, va, len, kcore, ph.p_offset + (va - ph.p_vaddr),
-			   what, NULL);
-		return;
-	}
-	fprintf(m->log, "skip  0x%llx 0x%llx %s: not in /proc/kcore\n",
-		(unsigned long long)va, (unsigned long long)len, what);
-}
-
-static void add_modules(struct etecap_memset *m, const char *dir, int kcore)
-{
-	char line[512], name[64], what[96];
-	unsigned long long size, addr;
-	FILE *f = fopen("/proc/modules", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%63s %llu %*s %*s %*s %llx", name, &size, &addr) != 3 ||
-		    !addr)
-			continue;
-		snprintf(what, sizeof(what), "module %s", name);
-		add_from_kcore(m, dir, kcore, addr, size, what);
-	}
-	if (f)
-		fclose(f);
-}
-
-/*
- * kernel.txt (where the kernel runs and its KASLR offset), modules.txt,
- * and the kernel text and modules from /proc/kcore if there is one.
- * 0 or -errno (kernel.txt could not be written).
- */
-int etecap_mem_add_kernel(struct etecap_memset *m, const char *dir)
-{
-	__u64 text = ksym_addr("_text"), stext = ksym_addr("_stext");
-	__u64 etext = ksym_addr("_etext"), link;
-	char path[ETECAP_PATH];
-	int va_bits, kcore;
-	FILE *f;
-
-	etecap_path(path, sizeof(path), "%s/kernel.txt", dir);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	link = link_address(text, &va_bits);
-	fprintf(f, "_text=0x%llx\n_stext=0x%llx\n_etext=0x%llx\n",
-		(unsigned long long)text, (unsigned long long)stext,
-		(unsigned long long)etext);
-	if (text)
-		fprintf(f, "va_bits=%d\nlink_text=0x%llx\nkaslr_offset=0x%llx\n",
-			va_bits, (unsigned long long)link,
-			(unsigned long long)(text - link));
-	else
-		fprintf(f, "# /proc/kallsyms hides addresses (kptr_restrict)\n");
-	save_modules(dir);
-	kcore = open("/proc/kcore", O_RDONLY | O_CLOEXEC);
-	if (kcore < 0) {
-		fprintf(f, "# kernel text not saved: /proc/kcore: %s\n", strerror(errno));
-		fprintf(m->log, "skip  kernel text: /proc/kcore: %s\n", strerror(errno));
-	} else if (stext && etext > stext) {
-		fprintf(f, "kcore=yes\n");
-		add_from_kcore(m, dir, kcore, stext, etext - stext, "kernel text");
-		add_modules(m, dir, kcore);
-	}
-	if (kcore >= 0)
-		close(kcore);
-	fclose(f);
 	return 0;
 }

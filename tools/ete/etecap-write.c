@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,6 +25,8 @@ static struct {
 	int err;
 	char path[ETECAP_PATH];
 } werr;
+/* the drain threads note theirs too (etecap-pool.c) */
+static pthread_mutex_t werr_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /**
  * etecap_write_error() - note that writing @path failed with -@err
@@ -32,10 +35,14 @@ static struct {
  */
 void etecap_write_error(const char *path, int err)
 {
-	if (!err || werr.err)
+	if (!err)
 		return;
-	werr.err = err;
-	snprintf(werr.path, sizeof(werr.path), "%s", path);
+	pthread_mutex_lock(&werr_lock);
+	if (!werr.err) {
+		werr.err = err;
+		snprintf(werr.path, sizeof(werr.path), "%s", path);
+	}
+	pthread_mutex_unlock(&werr_lock);
 }
 
 /**

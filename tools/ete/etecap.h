@@ -8,9 +8,15 @@
  *   etecap-opts.c      command line and profile names
  *   etecap-sysfs.c     trace unit and TRBE configuration, register read-back
  *   etecap-capture.c   the capture loop: mmap, poll, the consumer protocol,
- *                      the traced command, signals
+ *                      signals
+ *   etecap-pool.c      the drain threads: the CPUs drained in parallel
+ *   etecap-tasks.c     the traced command, its descendants, -p; the other
+ *                      tasks' names at the stop
+ *   etecap-cpus.c      CPU lists; the tasks of --pid and --comm
  *   etecap-mem.c       what decode needs besides the trace: memory images
- *                      of the traced processes, the kernel, --mem files
+ *                      of the traced processes and --mem files
+ *   etecap-kmem.c      the kernel's and its modules' images
+ *   etecap-elf.c       build IDs of mapped files
  *   etecap-snapshot.c  the snapshot's ini files, gap lists and summary,
  *                      machine.txt (the tool, the kernel, the CPUs)
  *   etecap-write.c     write errors noted with their file; each file
@@ -29,6 +35,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <linux/ete.h>
 #include <linux/types.h>
@@ -197,6 +204,15 @@ struct etecap {
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* CLOCK_MONOTONIC in milliseconds */
+static inline long etecap_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /* The signal that ended the capture (SIGINT, SIGTERM, SIGHUP), or 0 */
 int etecap_interrupted(void);
 
@@ -224,6 +240,19 @@ int etecap_bind_task(int fd, int cpu, pid_t pid);
 /* etecap-capture.c */
 int etecap_setup_signals(void);
 int etecap_capture(struct etecap *e);
+
+/* etecap-pool.c: the drain threads, a group of CPUs each */
+typedef void (*etecap_pool_fn)(struct etecap *e, int i, void *arg);
+int etecap_pool_start(struct etecap *e);
+void etecap_pool_run(struct etecap *e, etecap_pool_fn fn, void *arg);
+void etecap_pool_stop(void);
+
+/* etecap-tasks.c */
+int etecap_spawn(struct etecap *e);
+int etecap_attach_tasks(struct etecap *e);
+bool etecap_reap(struct etecap *e);
+void etecap_collect_tracees(struct etecap *e);
+void etecap_release_tracees(struct etecap *e);
 void etecap_note_other_tasks(struct etecap *e);
 bool etecap_system_wide(const struct etecap_opts *o);
 
@@ -246,9 +275,18 @@ int etecap_mem_init(struct etecap_memset *m, const char *dir);
 int etecap_mem_add_files(struct etecap_memset *m, const char *dir,
 			 const struct etecap_opts *o);
 int etecap_mem_add_process(struct etecap_memset *m, const char *dir, pid_t pid);
-int etecap_mem_add_kernel(struct etecap_memset *m, const char *dir);
+int etecap_mem_add_region(struct etecap_memset *m, const char *dir, __u64 va,
+			  __u64 len, int fd, off_t off, const char *what,
+			  const char *build_id);
 int etecap_mem_add_other(struct etecap_memset *m, const char *dir, pid_t pid);
 void etecap_mem_finish(struct etecap_memset *m);
+
+/* etecap-kmem.c */
+int etecap_mem_add_kernel(struct etecap_memset *m, const char *dir);
+
+/* etecap-elf.c */
+bool etecap_read_at(int fd, void *buf, size_t n, off_t off);
+void etecap_build_id(const char *path, char *hex);
 
 /* etecap-snapshot.c */
 int etecap_write_snapshot(struct etecap *e);

@@ -10,6 +10,10 @@
  * write() and fwrite() to a file whose path ends in NAME fail with ERRNO
  * (ENOSPC, EIO or EDQUOT; fwrite writes nothing), $FAKE_FSYNC_FAIL the
  * same for fsync(), where a delayed write error shows.
+ *
+ * And who drains: with $FAKE_DRAIN_LOG set, every fwrite() to a file named
+ * trace_cpu<N>.bin appends "TID trace_cpu<N>.bin" to it (the calling
+ * thread's ID), so a test sees which thread copied which CPU.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -22,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/ete.h>
 
@@ -110,11 +115,38 @@ ssize_t write(int fd, const void *buf, size_t n)
 	return real(fd, buf, n);
 }
 
+/* $FAKE_DRAIN_LOG: note the thread writing to @fd if it is a trace file */
+static void note_drain(int fd)
+{
+	const char *log = getenv("FAKE_DRAIN_LOG"), *base;
+	char link[64], path[PATH_MAX];
+	ssize_t len;
+	FILE *f;
+
+	if (!log)
+		return;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = readlink(link, path, sizeof(path) - 1);
+	if (len < 0)
+		return;
+	path[len] = 0;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (strncmp(base, "trace_cpu", 9))
+		return;
+	f = fopen(log, "a");
+	if (!f)
+		return;
+	fprintf(f, "%ld %s\n", (long)syscall(SYS_gettid), base);
+	fclose(f);
+}
+
 size_t fwrite(const void *buf, size_t size, size_t n, FILE *f)
 {
 	static size_t (*real)(const void *, size_t, size_t, FILE *);
 	int err = injected("FAKE_WRITE_FAIL", fileno(f));
 
+	note_drain(fileno(f));
 	if (err) {
 		errno = err;
 		return 0;

@@ -20,10 +20,11 @@ ksft=$(ls -d "$build"/linux-source-*/tools/testing/selftests 2>/dev/null | head 
 if ! gcc -O1 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
 	-I"$ksft" -I"$top/include/uapi" \
 	-o "$out" "$src/tests/etecap_host_test.c" "$src/etecap-opts.c" \
-	"$src/etecap-mem.c" "$src/etecap-gaps.c" "$src/etecap-write.c" \
+	"$src/etecap-cpus.c" "$src/etecap-mem.c" "$src/etecap-elf.c" \
+	"$src/etecap-gaps.c" "$src/etecap-write.c" \
 	"$src/snapshot.c" "$src/perfdata.c" "$src/perfdata-read.c" \
 	"$src/perfdata-mem.c" "$src/perfdata-elf.c" "$src/perfdata-dwarf.c" \
-	"$src/perfdata-buf.c" \
+	"$src/perfdata-buf.c" -pthread \
 	2>"$out.log"; then
 	. "$here/../lib/tap.sh"
 	tap 1 "etecap_host_test builds" "$(cat "$out.log")"

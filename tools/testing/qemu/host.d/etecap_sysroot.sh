@@ -28,13 +28,8 @@ if ! gcc "${cflags[@]}" -o "$out/fake_sysroot" "$src/tests/fake_sysroot.c" \
    ! gcc "${cflags[@]}" -shared -fPIC -o "$out/fake_trbe_ioctl.so" \
 		"$src/tests/fake_trbe_ioctl.c" -ldl 2>>"$out/build.log" ||
    ! gcc "${cflags[@]}" -Wno-format-truncation -DETE_VERSION='"host-test"' \
-		-o "$out/etecap" "$src"/etecap.c "$src"/etecap-opts.c \
-		"$src"/etecap-sysfs.c "$src"/etecap-capture.c "$src"/etecap-mem.c \
-		"$src"/etecap-snapshot.c "$src"/etecap-gaps.c \
-		"$src"/etecap-write.c "$src"/etecap-dirs.c "$src"/snapshot.c \
-		"$src"/perfdata.c "$src"/perfdata-read.c "$src"/perfdata-mem.c \
-		"$src"/perfdata-elf.c "$src"/perfdata-dwarf.c \
-		"$src"/perfdata-buf.c \
+		-o "$out/etecap" $(make -s --no-print-directory -C "$src" etecap-srcs) \
+		-pthread \
 		2>>"$out/build.log"; then
 	tap 1 "etecap and the fake tree build for the host" "$(cat "$out/build.log")"
 	finish
@@ -331,5 +326,28 @@ rc=$?
 	cmp -s <(published 511) "$out/many/trace_cpu511.bin"
 tap $? "512 CPUs with a soft limit of 1,024 open files: 512 trace files" \
 	"$(echo "exit $rc"; tail -5 "$out/run.log")"
+
+# 20: the CPUs are drained in parallel (etecap-pool.c): as many threads
+# as the host has CPUs online (at most 64), each CPU's file written by
+# one thread only, every file holding its CPU's bytes.  The preload logs
+# the thread of each write to a trace file.
+rm -rf "$root" "$out/ioctl.log" "$out/drain.log"
+"$out/fake_sysroot" "$root" 512 0-511
+(ulimit -Sn 1024 && FAKE_DRAIN_LOG=$out/drain.log run -o "$out/par")
+rc=$?
+host_cpus=$(getconf _NPROCESSORS_ONLN)
+want=$((host_cpus < 64 ? host_cpus : 64))
+threads=$(awk '{ print $1 }' "$out/drain.log" 2>/dev/null | sort -u | wc -l)
+owners=$(sort -u "$out/drain.log" 2>/dev/null | awk '{ print $2 }' | sort | uniq -d | head -3)
+wrong=
+for c in $(seq 0 511); do
+	cmp -s <(published "$c") "$out/par/trace_cpu$c.bin" || wrong+=" $c"
+done
+[ $rc = 0 ] && [ "$threads" = "$want" ] && [ -z "$owners" ] && [ -z "$wrong" ]
+tap $? "512 CPUs drained by $want thread(s), one per online host CPU: each file by one thread, every byte right" \
+	"$(echo "exit $rc; $threads thread(s) wrote trace files"
+	   [ -z "$owners" ] || echo "written by several threads: $owners"
+	   [ -z "$wrong" ] || echo "wrong bytes in CPUs:$(echo $wrong | cut -c1-80)"
+	   tail -3 "$out/run.log")"
 
 finish

@@ -99,12 +99,7 @@ tap $? "trbe.4 describes all ${#ioctls[@]} ioctls of include/uapi/linux/ete.h"
 src=$top/tools/ete
 vflag=-DETE_VERSION="\"$version\""
 if gcc -O1 -D_GNU_SOURCE "$vflag" -I"$top/include/uapi" -o "$work/etecap" \
-	"$src"/etecap.c "$src"/etecap-opts.c "$src"/etecap-sysfs.c \
-	"$src"/etecap-capture.c "$src"/etecap-mem.c "$src"/etecap-snapshot.c \
-	"$src"/etecap-gaps.c "$src"/etecap-write.c "$src"/etecap-dirs.c \
-	"$src"/snapshot.c "$src"/perfdata.c "$src"/perfdata-read.c \
-	"$src"/perfdata-mem.c "$src"/perfdata-elf.c "$src"/perfdata-dwarf.c \
-	"$src"/perfdata-buf.c \
+	$(make -s --no-print-directory -C "$src" etecap-srcs) -pthread \
 	>"$work/etecap.log" 2>&1; then
 	got=$("$work/etecap" --version 2>&1)
 	[ "$got" = "etecap $version" ]

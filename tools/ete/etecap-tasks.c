@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etecap: the traced command and its descendants.  The command runs
+ * under ptrace so that every process it makes is stopped once at exit,
+ * when its memory map and text can still be read (etecap-mem.c); -p
+ * attaches to running processes the same way.  etecap-capture.c calls
+ * these from its loop; every other task's name (and, system-wide, its
+ * code) is noted at the stop.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "etecap.h"
+
+#define MAX_TRACEES	1024
+
+static pid_t tracees[MAX_TRACEES];
+static int ntracees;
+
+/* What a task traced is followed through */
+#define ETECAP_PTRACE_OPTS	(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEFORK | \
+				 PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | \
+				 PTRACE_O_TRACEEXEC)
+
+static bool is_tracee(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < ntracees; i++)
+		if (tracees[i] == pid)
+			return true;
+	return false;
+}
+
+static void add_tracee(pid_t pid)
+{
+	if (!is_tracee(pid) && ntracees < MAX_TRACEES)
+		tracees[ntracees++] = pid;
+}
+
+static void drop_tracee(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < ntracees; i++)
+		if (tracees[i] == pid)
+			tracees[i] = tracees[--ntracees];
+}
+
+/*
+ * The command stops itself before exec; etecap starts the trace, then
+ * lets it go.  Fork, clone and exec are followed; exit stops each task once.
+ */
+int etecap_spawn(struct etecap *e)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		execvp(e->o.cmd[0], e->o.cmd);
+		fprintf(stderr, "etecap: %s: %s\n", e->o.cmd[0], strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &st, __WALL) != pid || !WIFSTOPPED(st)) {
+		fprintf(stderr, "etecap: %s did not start\n", e->o.cmd[0]);
+		return -ECHILD;
+	}
+	ptrace(PTRACE_SETOPTIONS, pid, NULL, ETECAP_PTRACE_OPTS);
+	e->child = pid;
+	add_tracee(pid);
+	return 0;
+}
+
+/*
+ * -p: attach to running processes, every thread (o->pids holds them,
+ * etecap_resolve_pids()), without stopping them (PTRACE_SEIZE), to save
+ * the code of a thread that exits during the capture and to end when all
+ * have.  Their children are not followed: the context ID filter does not
+ * trace them.  They are detached when etecap exits, running.  0 or
+ * -errno, having said who refused.
+ */
+int etecap_attach_tasks(struct etecap *e)
+{
+	int i;
+
+	for (i = 0; i < e->o.npids; i++) {
+		pid_t tid = e->o.pids[i];
+
+		if (ptrace(PTRACE_SEIZE, tid, NULL, PTRACE_O_TRACEEXIT)) {
+			int err = errno;
+
+			fprintf(stderr, "etecap: --attach %d: %s%s\n", tid,
+				strerror(err), err != EPERM ? "" :
+				" (needs CAP_SYS_PTRACE, or the task's user and kernel.yama.ptrace_scope 0)");
+			return -err;
+		}
+		add_tracee(tid);
+	}
+	return 0;
+}
+
+/* What decode needs of a task that is about to exit (or is left running) */
+static void collect_task(struct etecap *e, pid_t pid)
+{
+	char path[ETECAP_PATH], line[256], name[64] = "?";
+	long tgid = pid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			if (!strncmp(line, "Name:", 5))
+				sscanf(line + 5, " %63[^\n]", name);
+			else if (!strncmp(line, "Tgid:", 5))
+				tgid = strtol(line + 5, NULL, 10);
+		}
+		fclose(f);
+	}
+	/* CONFIG_PID_IN_CONTEXTIDR: the context ID is this task's PID */
+	if (e->contexts)
+		fprintf(e->contexts, "%d %ld %s\n", pid, tgid, name);
+	etecap_mem_add_process(&e->mem, e->o.outdir, pid);
+}
+
+/* What decode needs of every task traced now (a flight snapshot) */
+void etecap_collect_tracees(struct etecap *e)
+{
+	int i;
+
+	for (i = 0; i < ntracees; i++)
+		collect_task(e, tracees[i]);
+}
+
+/*
+ * A capture of whatever runs: no command, no -p, no --pid or --comm.  Its
+ * snapshot holds the code of every task alive at the stop.
+ */
+bool etecap_system_wide(const struct etecap_opts *o)
+{
+	return !o->cmd && !o->attach && !o->npids && !o->comm;
+}
+
+/*
+ * After the traced tasks, every other task alive at the stop (threads
+ * included), so that the context IDs of a trace that is not filtered to
+ * the command (kernel threads, other processes) have a name too.  A task
+ * that came and went during the capture without being traced is not
+ * there: its context ID stays unnamed.  System-wide, each process's code
+ * is saved too (etecap_mem_add_other(): its map, its executable mappings,
+ * an image shared by processes once, up to --others-max).
+ */
+void etecap_note_other_tasks(struct etecap *e)
+{
+	bool code = etecap_system_wide(&e->o) && e->o.others_max;
+	char path[ETECAP_PATH], line[256], name[64];
+	struct dirent *p, *t;
+	DIR *procs, *tasks;
+	FILE *f;
+
+	procs = opendir("/proc");
+	if (!procs || !e->contexts)
+		goto out;
+	fprintf(e->contexts, "# other tasks alive at the stop\n");
+	while ((p = readdir(procs))) {
+		int pid = atoi(p->d_name);
+
+		if (!isdigit((unsigned char)p->d_name[0]))
+			continue;
+		if (code && pid != getpid() && !is_tracee(pid))
+			etecap_mem_add_other(&e->mem, e->o.outdir, pid);
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		tasks = opendir(path);
+		if (!tasks)
+			continue;
+		while ((t = readdir(tasks))) {
+			int tid = atoi(t->d_name);
+
+			if (!isdigit((unsigned char)t->d_name[0]) ||
+			    is_tracee(tid))
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/comm",
+				 pid, tid);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			if (fgets(line, sizeof(line), f) &&
+			    sscanf(line, "%63[^\n]", name) == 1)
+				fprintf(e->contexts, "%d %d %s\n", tid, pid,
+					name);
+			fclose(f);
+		}
+		closedir(tasks);
+	}
+out:
+	if (procs)
+		closedir(procs);
+}
+
+/* Handle every pending ptrace stop and exit; true once the command ended */
+bool etecap_reap(struct etecap *e)
+{
+	int st, sig, event;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			drop_tracee(pid);
+			if (pid == e->child) {
+				e->child_status = st;
+				e->child = 0;
+			}
+			continue;
+		}
+		if (!WIFSTOPPED(st))
+			continue;
+		sig = WSTOPSIG(st);
+		event = st >> 16;
+		if (!is_tracee(pid)) {
+			/* a new task's first stop: follow it */
+			add_tracee(pid);
+			sig = 0;
+		} else if (event == PTRACE_EVENT_EXIT) {
+			collect_task(e, pid);
+			sig = 0;
+		} else if (event == PTRACE_EVENT_STOP &&
+			   (sig == SIGSTOP || sig == SIGTSTP ||
+			    sig == SIGTTIN || sig == SIGTTOU)) {
+			/* a group-stop of a task attached to: it stays stopped */
+			ptrace(PTRACE_LISTEN, pid, NULL, NULL);
+			continue;
+		} else if (event || sig == SIGSTOP) {
+			sig = 0;
+		}
+		ptrace(PTRACE_CONT, pid, NULL, sig);
+	}
+	if (e->o.attach)
+		return !ntracees;	/* every task attached to has ended */
+	return e->o.cmd && !e->child;
+}
+
+/*
+ * The capture ended with the command still running (duration, signal):
+ * save what its tasks have mapped, then end it with SIGTERM (SIGKILL if
+ * it is still there 2 s later).  Tasks it left behind run on, detached
+ * when etecap exits.
+ */
+void etecap_release_tracees(struct etecap *e)
+{
+	long deadline = etecap_now_ms() + 2000;
+	int i;
+
+	for (i = 0; i < ntracees; i++)
+		collect_task(e, tracees[i]);
+	if (!e->child)
+		return;
+	kill(e->child, SIGTERM);
+	while (!etecap_reap(e)) {
+		if (deadline && etecap_now_ms() > deadline) {
+			kill(e->child, SIGKILL);
+			deadline = 0;
+		}
+		usleep(10000);
+	}
+}
