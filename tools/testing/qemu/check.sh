@@ -22,6 +22,9 @@
 #   RIG_HOST_SUITES=no  no host or post suite (with RIG_ONLY, to iterate on
 #                     VM entries without the host's cores going to the rest;
 #                     the result counts only the VM's entries)
+#   RIG_CACHE=DIR     the kernels built, kept for other checkouts of this
+#                     machine (kernel-cache.sh; default /var/cache/ete-rig,
+#                     "none": no cache)
 #   RIG_VM_LOCK=FILE  take an exclusive flock on FILE around each VM run, so
 #                     several checkouts on one machine never boot at once
 #
@@ -113,10 +116,19 @@ trap 'exit 130' INT TERM
 phase "host setup" "$here/setup-host.sh" "$build"
 # The kernels build side by side: each one's serial steps (unpacking the
 # source, configuring, the final links) then overlap the other's compiling.
+# A kernel this machine built before for another checkout is copied from
+# the rig's cache (kernel-cache.sh: same stamp, same inputs) and judged by
+# build-kernel.sh like its own.
 build_kernels() {
 	local k pids=() rc=0 p
 	for k in $kernels; do
-		"$here/build-kernel.sh" "$build" "$k" &
+		(
+			"$here/kernel-cache.sh" restore "$build" "$k" ||
+				echo "kernel $k: not copied from the cache"
+			"$here/build-kernel.sh" "$build" "$k" || exit 1
+			"$here/kernel-cache.sh" save "$build" "$k" ||
+				echo "kernel $k: not kept in the cache"
+		) &
 		pids+=($!)
 	done
 	for p in "${pids[@]}"; do
