@@ -86,7 +86,7 @@ static pid_t spawn_sleeper(int cpu)
 }
 
 /*
- * A process that waits for a byte on @go, then forks a child on @cpu that
+ * A process on @cpu that waits for a byte on @go, then forks a child that
  * starts @threads more spinning threads and spins itself; the child's
  * PID goes to @ids.
  */
@@ -98,6 +98,7 @@ static pid_t spawn_family(int cpu, int go, int ids, int threads)
 	if (pid)
 		return pid;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	pin(cpu);
 	if (read(go, &c, 1) != 1)
 		_exit(1);
 	if (!fork()) {
@@ -326,14 +327,15 @@ TEST_F_TIMEOUT(task, children_and_threads_are_traced, 120)
 			       cid_ticks_of(&t, tids[i]));
 	}
 	EXPECT_EQ(0UL, cid_ticks_of(&t, b));
+	/* The bound parent is a member too: its read and fork are traced */
 	for (unsigned int i = 0; i < t.n; i++) {
-		bool ours = false;
+		bool ours = t.cid[i] == (unsigned int)p;
 
 		for (int j = 0; j < 4; j++)
 			ours |= t.cid[i] == (unsigned int)tids[j];
 		EXPECT_TRUE(ours)
-			TH_LOG("context ID 0x%x traced for %lu ticks", t.cid[i],
-			       t.ticks[i]);
+			TH_LOG("cid 0x%x: %lu ticks (parent %d child %d stranger %d test %d)",
+			       t.cid[i], t.ticks[i], p, child, b, getpid());
 	}
 }
 

@@ -123,7 +123,7 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 	unsigned char *copy = calloc(1, 2 * MB);
 	struct checker c = { 0 };
 	long long fills0 = model_stat(ERRATA_CPU, "quirk_fills");
-	__u64 i, seg = 0, head, ngaps, erratum = 0;
+	__u64 i, seg = 0, head, ngaps, erratum = 0, total = 0;
 	long long dropped0;
 	double end;
 	__u64 page = sysconf(_SC_PAGESIZE);
@@ -174,12 +174,18 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 	 */
 	for (i = 0; i < ngaps; i++)
 		erratum += self->t.hdr->gaps[i].reason == ETE_TRBE_GAP_ERRATUM;
-	EXPECT_EQ((__u64)0, c.bad);
-	/* a jump only at a gap; none where nothing was made meanwhile */
-	EXPECT_GE(ngaps - erratum, c.jumps);
-	/* what did not come, the model discarded (Ignore padding counts too) */
-	EXPECT_LE(MB, c.bytes +
-		  (model_stat(ERRATA_CPU, "bytes_dropped") - dropped0));
+	/*
+	 * The stream as it was read, in one piece, only when no gap was an
+	 * erratum's: a reader that copies a window's start between the fill
+	 * and its interrupt sees the trace fragments 2139208 writes there
+	 * (bytes_changed_after_publication_follow_a_gap), and those are not
+	 * the stream's.  The segments below skip that padding.
+	 */
+	if (!erratum) {
+		EXPECT_EQ((__u64)0, c.bad);
+		/* a jump only at a gap */
+		EXPECT_GE(ngaps, c.jumps);
+	}
 	/* each segment between gaps on its own: in order, nothing foreign */
 	for (i = 0; i <= ngaps; i++) {
 		__u64 next = i < ngaps ? self->t.hdr->gaps[i].offset : head;
@@ -191,6 +197,7 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 			TH_LOG("segment %llu at %llu", (unsigned long long)i,
 			       (unsigned long long)seg);
 		EXPECT_EQ((__u64)0, s.bad);
+		total += s.bytes;
 		seg = next;
 		/*
 		 * After an erratum gap, the padding a reader may have copied
@@ -206,6 +213,12 @@ TEST_F_TIMEOUT(errata, paused_reader_exact_between_gaps, 120)
 				seg = end;
 		}
 	}
+	/* what did not come, the model discarded (Ignore padding counts too) */
+	EXPECT_LE(MB, total +
+		  (model_stat(ERRATA_CPU, "bytes_dropped") - dropped0))
+		TH_LOG("%llu bytes in %llu segments (%llu after an erratum)",
+		       (unsigned long long)total, (unsigned long long)ngaps + 1,
+		       (unsigned long long)erratum);
 	free(copy);
 	free(seq);
 }
