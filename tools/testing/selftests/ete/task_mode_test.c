@@ -71,17 +71,55 @@ static pid_t spawn_busy(int cpu)
 	return pid;
 }
 
-/* A process on CPU that sleeps for ever */
+/* Whether @pid is asleep (state S in /proc/PID/stat) */
+static int asleep(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
+/*
+ * A process on CPU that sleeps for ever, returned once it sleeps: its
+ * pinning and its way into pause() run on CPU, and would be traced if a
+ * session bound to it started meanwhile (up to 10 s).
+ */
 static pid_t spawn_sleeper(int cpu)
 {
-	pid_t pid = fork();
+	int ready[2], i;
+	pid_t pid;
+	char c;
 
+	if (pipe(ready))
+		return -1;
+	pid = fork();
 	if (!pid) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		pin(cpu);
+		if (write(ready[1], "x", 1) != 1)
+			_exit(1);
 		for (;;)
 			pause();
 	}
+	close(ready[1]);
+	if (pid > 0 && read(ready[0], &c, 1) == 1) {
+		/* after the byte, it sleeps only in pause() */
+		for (i = 0; i < 1000 && !asleep(pid); i++)
+			usleep(10000);
+	}
+	close(ready[0]);
 	return pid;
 }
 
@@ -289,8 +327,8 @@ TEST_F_TIMEOUT(task, a_sleeping_member_gives_no_trace, 60)
 	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
 	cid_read(&t);
 	EXPECT_EQ(0U, t.n)
-		TH_LOG("context ID 0x%x traced for %lu ticks", t.cid[0],
-		       t.ticks[0]);
+		TH_LOG("cid 0x%x: %lu ticks (sleeper %d, stranger %d, test %d)",
+		       t.cid[0], t.ticks[0], s, b, getpid());
 	EXPECT_EQ(0ULL, tbuf_head(&self->t));
 }
 
@@ -377,7 +415,9 @@ TEST_F(task, refusals)
 	sleep(1);
 	ASSERT_EQ(0, ioctl(self->t.fd, ETE_TRBE_IOC_STOP));
 	cid_read(&t);
-	EXPECT_EQ(0U, t.n);
+	EXPECT_EQ(0U, t.n)
+		TH_LOG("cid 0x%x: %lu ticks (sleeper %d, test %d)", t.cid[0],
+		       t.ticks[0], s, getpid());
 	EXPECT_EQ(0, set_tasks(self->t.fd, 0, 0));
 }
 
