@@ -22,9 +22,9 @@ static const char usage[] =
 	"  -c, --cpus LIST           CPUs to trace, e.g. 0-3,6 (default: all online)\n"
 	"  -a, --all-cpus            every online CPU (system-wide; no --cpus)\n"
 	"  -P, --profile NAME        use configfs profile NAME (its CPUs and settings)\n"
-	"  -p, --attach PID[,PID...] attach to running processes: trace only them\n"
-	"                            (as --pid), save their code, detach; ends\n"
-	"                            when they do (children not followed)\n"
+	"  -p, --attach PID          attach to a running process: trace it, its\n"
+	"                            threads and children (task mode), save their\n"
+	"                            code, detach; ends when they do\n"
 	"  -t, --duration TIME       stop after TIME (ms, or with s/ms suffix)\n"
 	"      --preset NAME         autofdo, flight, kernel or user: a set of the\n"
 	"                            options below; options given explicitly win\n"
@@ -53,8 +53,9 @@ static const char usage[] =
 	"      --progress MS         progress line interval on stderr (0: none)\n"
 	"      --perf-data FILE      also write the snapshot as a perf.data FILE\n"
 	"                            (its code as ELF images in FILE.d/)\n"
-	"      --all-tasks           with a command: trace everything the CPUs run,\n"
-	"                            not only the command and what it starts\n"
+	"      --all-tasks           no task mode: with a command, everything the\n"
+	"                            CPUs run; with -p PID[,PID...], up to 8\n"
+	"                            threads by context ID (as --pid)\n"
 	"      --others-max SIZE     system-wide (no command, -p, --pid or --comm):\n"
 	"                            at most SIZE of code of the other tasks alive\n"
 	"                            at the stop (default 256M; 0: none)\n"
@@ -565,14 +566,22 @@ int etecap_parse(struct etecap_opts *o, int argc, char **argv)
 		msg = "--profile carries the trace settings: no --preset with it";
 	else if (o->attach && optind < argc)
 		msg = "--attach traces running processes: no command with it";
-	else if (o->all_tasks && optind >= argc)
-		msg = "--all-tasks goes with a command";
+	else if (o->all_tasks && optind >= argc && !o->attach)
+		msg = "--all-tasks goes with a command or --attach";
+	else if (o->attach && !o->all_tasks && o->npids != 1)
+		msg = "--attach binds one process in task mode (its threads and what they start); --all-tasks filters up to 8 threads by context ID";
 	else if ((o->npids || o->comm) && o->profile)
 		msg = "--profile carries the trace settings: no --pid or --comm with it";
-	else if ((o->npids || o->comm) && o->context_id == 0)
+	else if ((o->npids || o->comm) && o->context_id == 0 &&
+		 !(o->attach && !o->all_tasks))
 		msg = "--pid and --comm filter on the context ID: not with --no-context-id";
 	else
 		msg = check_profile(o);
+	/* -p in task mode: the driver follows the process, no comparator */
+	if (!msg && o->attach && !o->all_tasks) {
+		o->task_pid = o->pids[0];
+		o->npids = 0;
+	}
 	if (!msg)
 		apply_preset(o);
 	if (!msg && o->ninclude + o->nexclude > ETECAP_MAX_RANGES)

@@ -145,25 +145,27 @@ static int configure_addresses(const struct etecap_opts *o, int cpu)
 }
 
 /**
- * etecap_task_mode() - whether the command is traced in task mode
+ * etecap_task_mode() - whether the capture is in task mode
  * @o: the options
  *
- * With a command, by default: the CPUs let trace through only while the
- * command or a task it started runs (ETE_TRBE_IOC_SET_TASKS).  Not with
- * --all-tasks, nor with --profile, whose sessions configfs starts.
+ * With a command or -p, by default: the CPUs let trace through only while
+ * the command, the process attached to, or a task either started runs
+ * (ETE_TRBE_IOC_SET_TASKS).  Not with --all-tasks, nor with --profile,
+ * whose sessions configfs starts.
  *
  * Return: true if so.
  */
 bool etecap_task_mode(const struct etecap_opts *o)
 {
-	return o->cmd && !o->all_tasks && !o->profile;
+	return (o->cmd || o->task_pid) && !o->all_tasks && !o->profile;
 }
 
 /**
  * etecap_bind_task() - bind a CPU's next session to a process
  * @fd: the CPU's /dev/trbe<N>
  * @cpu: the CPU, for the message
- * @pid: the process (the command, stopped before its exec)
+ * @pid: the process (the command, stopped before its exec, or the one
+ *	-p attached to)
  *
  * Return: 0, or -errno having said why (a driver without task mode:
  * use --all-tasks).

@@ -82,32 +82,79 @@ int etecap_spawn(struct etecap *e)
 	return 0;
 }
 
+/* Seize @tid (@opts followed); 0 or -errno, having said why */
+static int seize(pid_t tid, long opts)
+{
+	int err;
+
+	if (!ptrace(PTRACE_SEIZE, tid, NULL, opts)) {
+		add_tracee(tid);
+		return 0;
+	}
+	err = errno;
+	fprintf(stderr, "etecap: --attach %d: %s%s\n", tid, strerror(err),
+		err != EPERM ? "" :
+		" (needs CAP_SYS_PTRACE, or the task's user and kernel.yama.ptrace_scope 0)");
+	return -err;
+}
+
 /*
- * -p: attach to running processes, every thread (o->pids holds them,
- * etecap_resolve_pids()), without stopping them (PTRACE_SEIZE), to save
- * the code of a thread that exits during the capture and to end when all
- * have.  Their children are not followed: the context ID filter does not
- * trace them.  They are detached when etecap exits, running.  0 or
- * -errno, having said who refused.
+ * Task mode: every thread of @pid, seized with their threads and children
+ * followed.  A thread that a thread not yet seized starts meanwhile is
+ * found by the next pass; one that ends meanwhile (ESRCH) is no loss.
+ */
+static int attach_process(pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	int pass, added, ret = 0;
+	DIR *dir;
+
+	for (pass = 0; pass < 8 && !ret; pass++) {
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		dir = opendir(path);
+		if (!dir) {
+			fprintf(stderr, "etecap: --attach %d: %s\n", pid,
+				strerror(errno));
+			return pass ? 0 : -ESRCH;
+		}
+		added = 0;
+		while (!ret && (d = readdir(dir))) {
+			pid_t tid = strtol(d->d_name, NULL, 10);
+
+			if (tid <= 0 || is_tracee(tid))
+				continue;
+			ret = seize(tid, ETECAP_PTRACE_OPTS);
+			if (ret == -ESRCH)
+				ret = 0;
+			else if (!ret)
+				added++;
+		}
+		closedir(dir);
+		if (!added)
+			break;
+	}
+	return ret;
+}
+
+/*
+ * -p: attach to running processes without stopping them (PTRACE_SEIZE),
+ * to save the code of a task that exits during the capture and to end
+ * when all have.  In task mode (o->task_pid) the process's threads and
+ * what they start are followed, as the driver traces them; with
+ * --all-tasks the threads o->pids holds (etecap_resolve_pids()) and no
+ * child, as the context ID filter traces them.  They are detached when
+ * etecap exits, running.  0 or -errno, having said who refused.
  */
 int etecap_attach_tasks(struct etecap *e)
 {
-	int i;
+	int i, ret = 0;
 
-	for (i = 0; i < e->o.npids; i++) {
-		pid_t tid = e->o.pids[i];
-
-		if (ptrace(PTRACE_SEIZE, tid, NULL, PTRACE_O_TRACEEXIT)) {
-			int err = errno;
-
-			fprintf(stderr, "etecap: --attach %d: %s%s\n", tid,
-				strerror(err), err != EPERM ? "" :
-				" (needs CAP_SYS_PTRACE, or the task's user and kernel.yama.ptrace_scope 0)");
-			return -err;
-		}
-		add_tracee(tid);
-	}
-	return 0;
+	if (e->o.task_pid)
+		return attach_process(e->o.task_pid);
+	for (i = 0; i < e->o.npids && !ret; i++)
+		ret = seize(e->o.pids[i], PTRACE_O_TRACEEXIT);
+	return ret;
 }
 
 /* What decode needs of a task that is about to exit (or is left running) */

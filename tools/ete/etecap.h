@@ -130,7 +130,8 @@ struct etecap_opts {
 	const char *perf_data;	/* --perf-data FILE, or NULL */
 	long long others_max;	/* --others-max: code of other tasks, bytes */
 	char **cmd;		/* NULL: no command */
-	bool all_tasks;		/* --all-tasks: the command without task mode */
+	bool all_tasks;		/* --all-tasks: no task mode */
+	pid_t task_pid;		/* -p in task mode: the process bound */
 };
 
 /* One CPU's capture */

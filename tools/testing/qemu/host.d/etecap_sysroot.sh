@@ -317,6 +317,29 @@ rc=$?
 tap $? "--all-tasks: no CPU bound, both started" \
 	"$(echo "exit $rc"; cat "$out/ioctl.log" "$out/run.log")"
 
+# 23: -p PID is task mode too: every CPU bound to that PID before the
+# starts, and the capture ends with the process; two processes are refused
+# in task mode, before anything is opened
+fake
+sleep 2 &
+sleeper=$!
+run -c 1,3 -t 3600s -o "$out/attach" -p "$sleeper"
+rc=$?
+wait "$sleeper"
+order=$(sed -n 's|^\(tasks\):\([0-9]*\) .*/dev/trbe\([0-9]*\)$|\3 \1 \2|p; s|^\(start\) .*/dev/trbe\([0-9]*\)$|\2 \1|p' \
+	"$out/ioctl.log" 2>/dev/null | tr '\n' ';')
+[ $rc = 0 ] && [ "$order" = "1 tasks $sleeper;3 tasks $sleeper;1 start;3 start;" ] &&
+	grep -qx 'ended=tasks' "$out/attach/etecap.txt"
+tap $? "-p PID: each CPU bound to it before the starts (task mode), ended with it" \
+	"$(echo "exit $rc, ioctls: $order"; cat "$out/run.log")"
+fake
+run -c 1,3 -t 3600s -o "$out/attach2" -p "$$,1"
+rc=$?
+[ $rc = 2 ] && [ ! -s "$out/ioctl.log" ] &&
+	grep -q -- '--attach binds one process in task mode' "$out/run.log"
+tap $? "-p with two processes in task mode: refused, nothing opened" \
+	"$(echo "exit $rc"; cat "$out/run.log")"
+
 # 13: 512 CPUs under the usual soft limit of 1,024 open files
 rm -rf "$root" "$out/ioctl.log"
 "$out/fake_sysroot" "$root" 512 0-511

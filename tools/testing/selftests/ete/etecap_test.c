@@ -10,8 +10,11 @@
  * build/runs/<run>/etecap/), where post.d/etecap_snapshot.sh checks that
  * OpenCSD's trc_pkt_lister reads them as they are.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -654,7 +657,8 @@ static void task_status(pid_t pid, const char *key, char *out, size_t len)
 }
 
 /*
- * -p attaches to a running process: only it traced (the model's program
+ * -p --all-tasks attaches to a running process and filters on its context
+ * ID: only it traced (the model's program
  * runs as it on CPU 0, as PID 1 on CPU 1), its maps and its line in the
  * traced part of contexts.txt saved, and it is left running and no longer
  * traced when etecap ends
@@ -663,8 +667,8 @@ TEST_F_TIMEOUT(slow, attach_running_process, 120)
 {
 	char dir[128], path[256], pid[16], want[64], state[64], tracer[32];
 	const char *const argv[] = { "etecap", "-q", "-c", "0,1", "-p", pid,
-				     "-t", "200", "--no-kernel", "-o", dir,
-				     NULL };
+				     "--all-tasks", "-t", "200", "--no-kernel",
+				     "-o", dir, NULL };
 	char *ctx;
 	pid_t child;
 
@@ -705,6 +709,165 @@ TEST_F_TIMEOUT(slow, attach_running_process, 120)
 	EXPECT_STREQ("0", tracer);
 	put(MODEL_CID(0), "4096");
 	put(MODEL_CID(1), "4097");
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	EXPECT_EQ(0, system(path));
+	EXPECT_EQ(0, units_enabled());
+}
+
+#define MODEL_CID_TICKS	"/sys/kernel/debug/ete_model/cpu0/cid_ticks"
+#define FAMILY_SLEEPERS	11
+
+static void *sleeps(void *arg)
+{
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void *spins(void *arg)
+{
+	unsigned long n = 0;
+
+	for (;;)
+		__atomic_store_n(&n, n + 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void pin0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* The thread IDs of @pid (at most @max); their number */
+static int threads_of(pid_t pid, pid_t *tids, int max)
+{
+	char path[64];
+	struct dirent *d;
+	int n = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	while (dir && n < max && (d = readdir(dir)))
+		if (d->d_name[0] != '.')
+			tids[n++] = atoi(d->d_name);
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+/*
+ * -p in task mode (issue 34): a process of 12 threads, more than the 8
+ * context ID comparators, all on CPU 0 beside a busy stranger.  Once
+ * etecap has attached it starts one more spinning thread and forks a
+ * spinning child.  The model counts the ticks that made trace by the
+ * context ID (the PID) of the task they interrupted: the process's
+ * threads, the late thread and the child are there, the stranger is not,
+ * and the child's code is saved.  etecap before task mode refused the
+ * process (more threads than comparators).
+ */
+TEST_F_TIMEOUT(slow, attach_follows_threads_in_task_mode, 120)
+{
+	char dir[128], path[256], pid[16], line[64];
+	const char *const argv[] = { "etecap", "-q", "-c", "0", "-p", pid,
+				     "-t", "3000", "--no-kernel", "-o", dir,
+				     NULL };
+	pid_t child, stranger, grandchild = 0, late = 0, tids[32];
+	unsigned long ticks, ours_late = 0, ours_child = 0;
+	unsigned int cid;
+	int n, i, rc;
+	FILE *f;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	if (access(MODEL_CID_TICKS, W_OK))
+		SKIP(return, "the model has no cid_ticks");
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child) {
+		char tracer[32] = "0";
+		pthread_t th;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pin0();
+		for (i = 0; i < FAMILY_SLEEPERS; i++)
+			pthread_create(&th, NULL, sleeps, NULL);
+		/* until etecap has attached (at most 15 s) */
+		for (i = 0; i < 150 && !strcmp(tracer, "0"); i++) {
+			usleep(100000);
+			task_status(getpid(), "TracerPid:", tracer,
+				    sizeof(tracer));
+		}
+		usleep(300000);
+		pthread_create(&th, NULL, spins, NULL);
+		if (!fork()) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			spins(NULL);
+		}
+		spins(NULL);
+	}
+	for (i = 0; i < 100 && threads_of(child, tids, 32) < 1 + FAMILY_SLEEPERS;
+	     i++)
+		usleep(50000);
+	stranger = fork();
+	ASSERT_GE(stranger, 0);
+	if (!stranger) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pin0();
+		spins(NULL);
+	}
+	ASSERT_EQ(0, put(MODEL_CID_TICKS, "1"));
+	snprintf(pid, sizeof(pid), "%d", child);
+	outdir(dir, "attach_task");
+	rc = etecap(argv, NULL);
+	put(MODEL_CID_TICKS, "0");
+	EXPECT_EQ(0, rc);
+	n = threads_of(child, tids, 32);
+	EXPECT_EQ(2 + FAMILY_SLEEPERS, n);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", child, child);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%d", &grandchild) != 1)
+			grandchild = 0;
+		fclose(f);
+	}
+	EXPECT_LT(0, grandchild);
+	/* the thread started after the attach: the newest, the highest TID */
+	for (i = 0; i < n; i++)
+		late = tids[i] > late ? tids[i] : late;
+	snprintf(path, sizeof(path), "%s/trace_cpu0.bin", dir);
+	EXPECT_LT(0ULL, file_size(path));
+	f = fopen(MODEL_CID_TICKS, "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		bool ours = false;
+
+		if (sscanf(line, "%x %lu", &cid, &ticks) != 2)
+			continue;
+		for (i = 0; i < n; i++)
+			ours |= cid == (unsigned int)tids[i];
+		if (cid == (unsigned int)late)
+			ours_late = ticks;
+		if (cid == (unsigned int)grandchild) {
+			ours = true;
+			ours_child = ticks;
+		}
+		EXPECT_TRUE(ours) TH_LOG("cid 0x%x: %lu ticks (process %d, child %d, stranger %d)",
+					 cid, ticks, child, grandchild, stranger);
+	}
+	fclose(f);
+	EXPECT_LT(0UL, ours_late) TH_LOG("the thread started after the attach");
+	EXPECT_LT(0UL, ours_child) TH_LOG("the child forked after the attach");
+	snprintf(path, sizeof(path), "%s/maps_%d.txt", dir, grandchild);
+	EXPECT_LT(0ULL, file_size(path)) TH_LOG("%s", path);
+	kill(stranger, SIGKILL);
+	waitpid(stranger, NULL, 0);
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
