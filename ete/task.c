@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Task mode: trace allowed on a CPU only while a task of the session's set
- * runs there (include/ete/task.h, Documentation/design-task-mode.rst).
+ * runs there (include/ete/task.h; the lifecycle table and the "Task mode"
+ * part of Documentation/design-ete.rst).
  *
  * Membership is a hash of (task, set) records keyed by the task_struct
  * pointer, read under RCU.  The scheduler's tracepoints keep it: at

@@ -7,7 +7,8 @@
  * a session bound to a set, trace is allowed (TRFCR) only while a task of
  * the set runs there: at each context switch, the scheduler's sched_switch
  * tracepoint lets trace through for an incoming member and prohibits it
- * for any other task (Documentation/design-task-mode.rst).
+ * for any other task (Documentation/design-ete.rst, its lifecycle table and
+ * "Task mode").
  */
 #ifndef _ETE_TASK_H
 #define _ETE_TASK_H

@@ -569,7 +569,7 @@ int etecap_parse(struct etecap_opts *o, int argc, char **argv)
 	else if (o->all_tasks && optind >= argc && !o->attach)
 		msg = "--all-tasks goes with a command or --attach";
 	else if (o->attach && !o->all_tasks && o->npids != 1)
-		msg = "--attach binds one process in task mode (its threads and what they start); --all-tasks filters up to 8 threads by context ID";
+		msg = "--attach takes one process in task mode (--all-tasks: up to 8 threads)";
 	else if ((o->npids || o->comm) && o->profile)
 		msg = "--profile carries the trace settings: no --pid or --comm with it";
 	else if ((o->npids || o->comm) && o->context_id == 0 &&

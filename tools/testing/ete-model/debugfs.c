@@ -282,8 +282,9 @@ DEFINE_DEBUGFS_ATTRIBUTE(em_context_id_fops, em_context_id_get,
 
 /*
  * cid_ticks: "0xCID TICKS" per context ID that ticks generating trace
- * interrupted, then "lost N"; writing 1 empties it and starts counting
- * (the trace then carries the running task's context ID), 0 stops.
+ * interrupted, then "lost N"; writing 1 empties it and starts counting,
+ * 0 stops.  The context ID is CONTEXTIDR's at the tick; the trace itself
+ * still carries the unit's context_id.
  */
 static int em_cid_ticks_show(struct seq_file *s, void *unused)
 {

@@ -336,7 +336,7 @@ fake
 run -c 1,3 -t 3600s -o "$out/attach2" -p "$$,1"
 rc=$?
 [ $rc = 2 ] && [ ! -s "$out/ioctl.log" ] &&
-	grep -q -- '--attach binds one process in task mode' "$out/run.log"
+	grep -q -- '--attach takes one process in task mode' "$out/run.log"
 tap $? "-p with two processes in task mode: refused, nothing opened" \
 	"$(echo "exit $rc"; cat "$out/run.log")"
 
