@@ -23,7 +23,7 @@
 #    it, which e2e_decode.sh finds equal to that truth interval by
 #    interval: the largest, gap-heavy streams go through the perf.data
 #    writer too, up to 8 MiB or 32 gaps per CPU (a python list of every
-#    instruction of the 64 MiB streams would not fit the host, and each
+#    instruction of a long stream would not fit the host, and each
 #    segment between gaps is three perf runs).
 # Then, on all_els: the whole snapshot in one file (every CPU's samples,
 # by task); `perf report --stdio` attributes every sample to the task the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Streaming through /dev/trbe<N> on every CPU at once, against the model:
- * 64 MiB of sequence-numbered trace per CPU through a 1 MiB buffer each,
+ * MiBs of sequence-numbered trace per CPU through a 1 MiB buffer each,
  * byte-exact, in order, with zero loss while the readers keep up (no gap,
  * nothing dropped by the driver, nothing discarded by the model).
  *
