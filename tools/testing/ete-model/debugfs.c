@@ -283,8 +283,9 @@ DEFINE_DEBUGFS_ATTRIBUTE(em_context_id_fops, em_context_id_get,
 /*
  * cid_ticks: "0xCID TICKS" per context ID that ticks generating trace
  * interrupted, then "lost N"; writing 1 empties it and starts counting,
- * 0 stops.  The context ID is CONTEXTIDR's at the tick; the trace itself
- * still carries the unit's context_id.
+ * 0 stops.  The context ID is CONTEXTIDR's at the tick, and while it
+ * tracks, the trace carries that ID as well (TRCCONFIGR.CID): not the
+ * unit's context_id.
  */
 static int em_cid_ticks_show(struct seq_file *s, void *unused)
 {

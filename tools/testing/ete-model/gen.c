@@ -473,6 +473,30 @@ static void em_resources_step(struct em_unit *u)
 }
 
 /**
+ * em_gen_context() - the PE's context ID changed: the trace follows it
+ * @u: the unit
+ * @cid: the context ID the PE now runs with (CONTEXTIDR_EL1)
+ *
+ * With TRCCONFIGR.CID set, the unit traces the PE's context ID in Context
+ * packets, and a change of it is a change of context: a Context element
+ * before the next traced instruction (the decoder's element with the new
+ * ID).  A tick that interrupted another task generates as that task: the
+ * program is the model's, the context its own.
+ *
+ * Context: the unit's lock held.
+ */
+void em_gen_context(struct em_unit *u, u32 cid)
+{
+	struct em_gen *g = &u->gen;
+
+	if (!g->cfg.cid || g->cfg.cid_val == cid)
+		return;
+	g->cfg.cid_val = cid;
+	g->tr.ctx_el = -1;	/* Context and Address before the next block */
+}
+EXPORT_SYMBOL_IF_KUNIT(em_gen_context);
+
+/**
  * em_gen_run() - generate about @budget bytes of trace
  * @u: the unit
  * @budget: bytes to produce

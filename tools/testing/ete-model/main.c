@@ -92,7 +92,8 @@ static bool em_ppi_pending(struct em_unit *u)
  * cid_ticks tracks: a tick that made trace ran while trace was allowed,
  * so its task is one the driver let through (task mode, issue 34).  The
  * context ID is the PE's (CONTEXTIDR_EL1, which the kernel sets to the
- * PID at each switch; under VHE the EL2 register both accesses reach).
+ * PID at each switch; under VHE the EL2 register both accesses reach),
+ * and the trace carries it too: a decoder sees whose trace it is.
  */
 static void em_gen_run_tracked(struct em_unit *u, unsigned int budget)
 {
@@ -100,8 +101,10 @@ static void em_gen_run_tracked(struct em_unit *u, unsigned int budget)
 	unsigned int i;
 	u32 cid = 0;
 
-	if (u->cid_track && smp_processor_id() == u->cpu)
+	if (u->cid_track && smp_processor_id() == u->cpu) {
 		cid = read_sysreg(contextidr_el1);
+		em_gen_context(u, cid);
+	}
 	em_gen_run(u, budget, EM_TICK_MAX_NS);
 	if (!u->cid_track || u->gen.emitted + u->gen.replay_pos == before)
 		return;

@@ -294,7 +294,7 @@ struct em_unit {
 	struct {
 		u32 cid;
 		unsigned long ticks;
-	} cid[32];
+	} cid[64];
 	unsigned long cid_lost;
 	enum ete_model_fault fault;
 
@@ -418,6 +418,7 @@ u32 em_unit_midr(const struct em_unit *u);
 void em_gen_start(struct em_unit *u);
 void em_gen_overflow_out(struct em_unit *u);
 void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns);
+void em_gen_context(struct em_unit *u, u32 cid);
 int em_gen_init(struct em_unit *u);
 void em_gen_free(struct em_unit *u);
 bool em_fifo_push(struct em_unit *u, const u8 *buf, unsigned int len);

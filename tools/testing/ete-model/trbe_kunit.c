@@ -10,6 +10,8 @@
 #include <linux/module.h>
 #include <linux/string.h>
 
+#include <ete/compat.h>
+
 #include "model.h"
 #include "pkt.h"
 #include "test.h"
@@ -68,11 +70,12 @@ static void em_expect_guards(struct kunit *test, unsigned int pages)
 					   pages * PAGE_SIZE, 0, EM_GUARD));
 }
 
-static void em_run(struct kunit *test)
+/* A session with TRCCONFIGR @configr, every instruction in view */
+static void em_run_config(struct kunit *test, u64 configr)
 {
 	em_wr(test, ETE_TRFCR_EL1, EM_TRFCR_E0TRE | EM_TRFCR_ExTRE);
 	em_isb(test);
-	em_wr(test, ETE_TRCCONFIGR, BIT(0));
+	em_wr(test, ETE_TRCCONFIGR, configr);
 	em_wr(test, ETE_TRCTRACEIDR, 1);
 	em_wr(test, ETE_TRCSYNCPR, 0);
 	em_wr(test, ETE_TRCEVENTCTL0R, 0);
@@ -81,6 +84,11 @@ static void em_run(struct kunit *test)
 	em_wr(test, ETE_TRCPRGCTLR, 1);
 	em_isb(test);
 	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_RUNNING, EM_POLLS));
+}
+
+static void em_run(struct kunit *test)
+{
+	em_run_config(test, BIT(0));
 }
 
 static void em_tick(struct kunit *test, unsigned int bytes)
@@ -800,7 +808,53 @@ static struct kunit_suite em_trace_suite = {
 };
 
 /* ViewInst by context ID: the rich profile (8 context ID comparators) */
+/*
+ * Task mode's tests (cid_ticks): the trace carries the PE's context ID.  A
+ * tick after the PE's ID changed starts with a Context packet of the new
+ * ID (TRCCONFIGR.CID); without CID no context ID is traced at all.
+ * Whether the buffer holds a Context packet with context ID @cid.
+ */
+static bool em_traced_cid(struct kunit *test, u64 configr, u32 cid)
+{
+	struct em_test *t = test->priv;
+	struct em_unit *u = t->m->units[t->cpu];
+	struct em_pkt_ctx ctx = { .has_cid = true };
+	const u8 *p = t->buf + EM_GUARD;
+	unsigned long flags;
+	size_t i, len;
+	u8 hdr[EM_PKT_MAX];
+
+	em_trbe_setup(test, 4, EM_FM_FILL, EM_TM_IGNORE, 0);
+	em_run_config(test, configr);
+	em_tick(test, 1024);
+	raw_spin_lock_irqsave(&u->lock, flags);
+	em_gen_context(u, cid);
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	em_tick(test, 1024);
+	len = em_peek(test, ETE_TRBPTR_EL1) - em_base(test);
+	KUNIT_EXPECT_GT(test, len, 1024UL);
+	em_pkt_context(hdr, &ctx);	/* hdr[0]: the Context header */
+	for (i = 0; i + 6 <= len; i++)
+		if (p[i] == hdr[0] && p[i + 1] & BIT(7) &&
+		    get_unaligned_le32(p + i + 2) == cid)
+			return true;
+	return false;
+}
+
+static void traced_context_follows_the_pe(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, em_traced_cid(test, BIT(0) | BIT(6),
+					      0x5ca1ab1e));
+}
+
+static void traced_context_needs_cid(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, em_traced_cid(test, BIT(0), 0x5ca1ab1e));
+}
+
 static struct kunit_case em_viewinst_cases[] = {
+	KUNIT_CASE(traced_context_follows_the_pe),
+	KUNIT_CASE(traced_context_needs_cid),
 	KUNIT_CASE(viewinst_context_id_matches),
 	KUNIT_CASE(viewinst_context_id_masked_byte),
 	KUNIT_CASE(viewinst_context_id_differs),

@@ -14,7 +14,9 @@
 # machine.txt must name this tree's VERSION, the kernel and the MIDR_EL1
 # of each CPU as the VM's boot log gives them, the model's Neoverse N2
 # CPUs (its TRBE errata) and a non-zero counter frequency; a machine.txt
-# with another version must fail that check.
+# with another version must fail that check.  The task-mode capture
+# (etecap_test's cmd_task) is decoded with ete-decode: every context ID in
+# it must be one of the command's tasks, and every task must be there.
 #
 # Usage: etecap_snapshot.sh BUILD_DIR RUN...   (RUN: KERNEL/el1, ...);
 # prints TAP.
@@ -228,6 +230,73 @@ for run in "$@"; do
 	msg=$(kernel_text_matches "$snap" "$build/kernel-${run%%/*}/vmlinux" 4)
 	[ $? != 0 ]
 	tap $? "self-test: kernel text compared 4 bytes off is refused: $msg"
+done
+
+# task_decode_ok DECODE EXPECTED: etecap -- CMD in task mode (etecap_test
+# cmd_traced_alone_with_its_threads_and_child, issue 34).  DECODE is
+# ete-decode's JSON of the capture, EXPECTED the workload's own list of its
+# tasks ("pid P", "thread T", "child C").  The model traces each tick with
+# the context ID (the PID) of the task it interrupted: every range must
+# carry the context ID of one of those tasks, every task must have ranges,
+# the main thread on CPUs 1 and 3 (it ran there, and strangers spun beside
+# it on CPUs 1 and 2).  Prints the figures.
+task_decode_ok() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+decode, expected = sys.argv[1:3]
+want = {}
+for line in open(expected):
+    kind, tid = line.split()
+    want[int(tid)] = kind
+main = [t for t, k in want.items() if k == "pid"]
+seen, others, no_ctx, ranges = {}, {}, 0, 0
+for line in open(decode):
+    e = json.loads(line)
+    if e.get("type") != "range":
+        continue
+    ranges += 1
+    if "ctxid" not in e:
+        no_ctx += 1
+        continue
+    cid, cpu = e["ctxid"], e["cpu"]
+    (seen if cid in want else others).setdefault(cid, set()).add(cpu)
+bad = []
+if not ranges:
+    bad.append("no instruction range decoded")
+if no_ctx:
+    bad.append("%d ranges with no context ID" % no_ctx)
+for cid, cpus in sorted(others.items()):
+    bad.append("context ID %d (not the command's) on CPUs %s" % (cid, sorted(cpus)))
+missing = sorted("%s %d" % (want[t], t) for t in want if t not in seen)
+if missing:
+    bad.append("no trace of %s" % ", ".join(missing))
+for m in main:
+    if not {1, 3} <= seen.get(m, set()):
+        bad.append("the main thread %d on CPUs %s, not 1 and 3" % (m, sorted(seen.get(m, set()))))
+print("%d ranges; %d of the command's %d tasks traced, %d other context IDs"
+      % (ranges, len(seen), len(want), len(others)))
+for b in bad:
+    print("# " + b)
+sys.exit(1 if bad else 0)
+PY
+}
+
+for run in "$@"; do
+	snap=$build/runs/$run/etecap/cmd_task
+	if [ ! -s "$snap/expected_tasks.txt" ]; then
+		! grep -q 'etecap_test' "$build/runs/$run/plan" 2>/dev/null
+		tap $? "$run/cmd_task: the VM left the task-mode capture and its tasks"
+		continue
+	fi
+	"$build/host-tools/ete-decode" --format json "$snap" >"$snap/decode.json" 2>"$snap/decode.err"
+	tap $? "$run/cmd_task: ete-decode decodes the task-mode capture" "$(tail -3 "$snap/decode.err")"
+	msg=$(task_decode_ok "$snap/decode.json" "$snap/expected_tasks.txt")
+	tap $? "$run/cmd_task: etecap -- CMD, every context ID in the decode is the command's: ${msg%%$'\n'*}"
+	diag "$(grep '^# ' <<<"$msg")"
+	# the check can fail: with its child left out of the command's tasks
+	msg=$(task_decode_ok "$snap/decode.json" <(grep -v '^child' "$snap/expected_tasks.txt"))
+	[ $? != 0 ] && [[ $msg == *"not the command's"* ]]
+	tap $? "self-test: the task-mode decode with the child taken for a stranger is refused"
 done
 
 # The check can fail: a snapshot whose trace unit lacks TRCCONFIGR.

@@ -925,6 +925,204 @@ TEST_F_TIMEOUT(slow, attach_follows_threads_in_task_mode, 150)
 }
 
 /*
+ * etecap -- CMD in task mode (issue 34), its workload this program again
+ * (ETECAP_TEST_WORKLOAD=FILE in its environment): the main thread on
+ * CPU 1 beside a busy stranger, then 32 threads and a forked child on
+ * CPU 2, then the main thread on CPU 3.  Each step lasts until the model
+ * has counted ticks that made trace for each of its tasks on that CPU
+ * (cid_ticks: the context ID, the PID, of the task a tick interrupted), so
+ * the host's load changes the time, not the outcome.  FILE gets "pid P",
+ * "thread T" and "child C" lines.  Its exit status: 0, or 1 when a step
+ * saw no trace in 60 s.
+ */
+#define WORKLOAD_THREADS	32
+
+static bool workload_stop;
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Ticks of context ID @cid in CPU @cpu's cid_ticks */
+static unsigned long ticks_of(int cpu, pid_t cid)
+{
+	unsigned long ticks, got = 0;
+	char path[64], line[64];
+	unsigned int c;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/ete_model/cpu%d/cid_ticks", cpu);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%x %lu", &c, &ticks) == 2 && c == (unsigned int)cid)
+			got = ticks;
+	if (f)
+		fclose(f);
+	return got;
+}
+
+static void *workload_thread(void *arg)
+{
+	pid_t *tid = arg;
+
+	*tid = gettid();
+	pin(2);
+	while (!__atomic_load_n(&workload_stop, __ATOMIC_RELAXED))
+		;
+	return NULL;
+}
+
+/* Spin until every one of @n tasks has 3 ticks on @cpu (60 s at most) */
+static bool spin_until_traced(int cpu, const pid_t *tasks, int n)
+{
+	time_t end = time(NULL) + 60;
+	unsigned long k;
+	int i;
+
+	do {
+		for (i = 0; i < n; i++)
+			if (!tasks[i] || ticks_of(cpu, tasks[i]) < 3)
+				break;
+		if (i == n)
+			return true;
+		for (k = 0; k < 2000000; k++)
+			__atomic_store_n(&workload_stop, false, __ATOMIC_RELAXED);
+	} while (time(NULL) < end);
+	return false;
+}
+
+__attribute__((constructor)) static void workload(void)
+{
+	const char *out = getenv("ETECAP_TEST_WORKLOAD");
+	pid_t self = getpid(), tids[WORKLOAD_THREADS] = { 0 }, child;
+	pthread_t th[WORKLOAD_THREADS];
+	bool ok;
+	FILE *f;
+	int i;
+
+	if (!out)
+		return;
+	pin(1);
+	ok = spin_until_traced(1, &self, 1);
+	for (i = 0; i < WORKLOAD_THREADS; i++)
+		pthread_create(&th[i], NULL, workload_thread, &tids[i]);
+	child = fork();
+	if (!child) {
+		pin(2);
+		for (;;)
+			;
+	}
+	ok &= spin_until_traced(2, tids, WORKLOAD_THREADS);
+	ok &= spin_until_traced(2, &child, 1);
+	pin(3);
+	ok &= spin_until_traced(3, &self, 1);
+	__atomic_store_n(&workload_stop, true, __ATOMIC_RELAXED);
+	for (i = 0; i < WORKLOAD_THREADS; i++)
+		pthread_join(th[i], NULL);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	f = fopen(out, "w");
+	if (f) {
+		fprintf(f, "pid %d\n", self);
+		for (i = 0; i < WORKLOAD_THREADS; i++)
+			fprintf(f, "thread %d\n", tids[i]);
+		fprintf(f, "child %d\n", child);
+		ok &= !fclose(f);
+	}
+	_exit(ok && f ? 0 : 1);
+}
+
+/*
+ * etecap -- CMD: the command's 33 tasks are traced on every CPU they ran
+ * on, and nothing else is, though a stranger spins beside them on CPU 1
+ * and CPU 2.  The model's count of ticks that made trace holds only the
+ * command's context IDs; the snapshot stays in /out/etecap/cmd_task/ with
+ * expected_tasks.txt (the workload's FILE), where post.d/etecap_snapshot.sh
+ * decodes it: every context ID in the trace is one of those tasks, each
+ * of them is in it, the main thread on CPUs 1 and 3.  With --all-tasks
+ * (etecap before task mode) the stranger is in both.
+ */
+TEST_F_TIMEOUT(slow, cmd_traced_alone_with_its_threads_and_child, 300)
+{
+	char dir[128], path[256], tasks[192], exe[256], line[64];
+	const char *const argv[] = { "etecap", "-q", "-c", "1-3",
+				     "--no-kernel", "-o", dir, "--", exe, NULL };
+	pid_t strangers[2];
+	unsigned long ticks;
+	int cpu, i, st, allowed_n = 0;
+	unsigned int cid, allowed[WORKLOAD_THREADS + 2];
+	ssize_t n;
+	FILE *f;
+
+	if (!have_model())
+		SKIP(return, "no ete.ko/trbe.ko units bound (model not loaded)");
+	if (access(MODEL_CID_TICKS, W_OK))
+		SKIP(return, "the model has no cid_ticks");
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ASSERT_LT(0, n);
+	exe[n] = 0;
+	for (i = 0; i < 2; i++) {
+		strangers[i] = fork();
+		ASSERT_GE(strangers[i], 0);
+		if (!strangers[i]) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			pin(1 + i);
+			spins(NULL);
+		}
+	}
+	for (cpu = 1; cpu <= 3; cpu++) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/ete_model/cpu%d/cid_ticks", cpu);
+		ASSERT_EQ(0, put(path, "1"));
+	}
+	outdir(dir, "cmd_task");
+	snprintf(tasks, sizeof(tasks), "%s.tasks", dir);
+	unlink(tasks);
+	setenv("ETECAP_TEST_WORKLOAD", tasks, 1);
+	pin0();
+	st = etecap(argv, NULL);
+	unsetenv("ETECAP_TEST_WORKLOAD");
+	EXPECT_EQ(0, st) TH_LOG("etecap (the workload's status when it fails)");
+	for (i = 0; i < 2; i++) {
+		kill(strangers[i], SIGKILL);
+		waitpid(strangers[i], NULL, 0);
+	}
+	f = fopen(tasks, "r");
+	ASSERT_NE(NULL, f) TH_LOG("the workload wrote no %s", tasks);
+	while (allowed_n < WORKLOAD_THREADS + 2 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %u", &allowed[allowed_n]) == 1)
+			allowed_n++;
+	fclose(f);
+	EXPECT_EQ(WORKLOAD_THREADS + 2, allowed_n);
+	for (cpu = 1; cpu <= 3; cpu++) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/ete_model/cpu%d/cid_ticks", cpu);
+		f = fopen(path, "r");
+		ASSERT_NE(NULL, f);
+		while (fgets(line, sizeof(line), f)) {
+			bool ours = false;
+
+			if (sscanf(line, "%x %lu", &cid, &ticks) != 2)
+				continue;
+			for (i = 0; i < allowed_n; i++)
+				ours |= cid == allowed[i];
+			EXPECT_TRUE(ours) TH_LOG("CPU %d: cid 0x%x: %lu ticks, not the command's (strangers %d, %d)",
+						 cpu, cid, ticks, strangers[0], strangers[1]);
+		}
+		fclose(f);
+		put(path, "0");
+	}
+	snprintf(path, sizeof(path), "%s/maps_%u.txt", dir, allowed[allowed_n - 1]);
+	EXPECT_LT(0ULL, file_size(path)) TH_LOG("the child's maps: %s", path);
+	snprintf(path, sizeof(path), "%s/expected_tasks.txt", dir);
+	EXPECT_EQ(0, rename(tasks, path));
+	EXPECT_EQ(0, units_enabled());
+}
+
+/*
  * -p, the process exits during the capture: its code is saved at its exit
  * (gone by the stop) and etecap ends then, not at -t: its etecap.txt
  * says why it ended (ended=tasks, not duration), however long the host
