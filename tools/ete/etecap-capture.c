@@ -478,9 +478,10 @@ int etecap_capture(struct etecap *e)
 	else if (!ret && e->o.attach)
 		ret = etecap_attach_tasks(e);
 	/* the command (stopped before its exec) or -p's, and all they start */
-	for (int i = 0; !ret && etecap_task_mode(&e->o) && i < e->o.ncpus; i++)
-		ret = etecap_bind_task(consumers[i].fd, e->cpu[i].cpu,
-				       e->child ?: e->o.task_pid);
+	if (etecap_task_mode(&e->o))
+		e->bound = e->child ?: e->o.task_pid;
+	for (int i = 0; !ret && e->bound && i < e->o.ncpus; i++)
+		ret = etecap_bind_task(consumers[i].fd, e->cpu[i].cpu, e->bound);
 	if (!ret && etecap_interrupted())
 		ret = -EINTR;
 	if (!ret)

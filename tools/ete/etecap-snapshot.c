@@ -133,6 +133,11 @@ static int write_summary(const struct etecap *e)
 		fprintf(f, "snapshots_before=%d\n", e->snapshots);
 	if (e->o.profile)
 		fprintf(f, "profile=%s\n", e->o.profile);
+	/* task mode: the process whose tasks the CPUs traced, or all */
+	if (e->bound)
+		fprintf(f, "tasks=%d\n", e->bound);
+	else
+		fprintf(f, "tasks=all\n");
 	if (e->o.cmd) {
 		fprintf(f, "command=");
 		for (i = 0; e->o.cmd[i]; i++)

@@ -195,6 +195,7 @@ struct etecap {
 	struct etecap_memset mem;
 	bool started;		/* the trace ran: a snapshot is worth writing */
 	pid_t child;		/* the traced command, or 0 */
+	pid_t bound;		/* task mode: the process the CPUs follow */
 	int child_status;
 	long elapsed_ms;
 	const char *ended;	/* why the capture ended: etecap.txt ended= */

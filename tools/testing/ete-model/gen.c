@@ -17,6 +17,7 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <kunit/visibility.h>
 #include <asm/arch_timer.h>
 #include <asm/virt.h>
 

@@ -306,15 +306,17 @@ order=$(sed -n 's|^\(tasks\):\([0-9]*\) .*/dev/trbe\([0-9]*\)$|\3 \1 \2|p; s|^\(
 	"$out/ioctl.log" 2>/dev/null | tr '\n' ';')
 pid=$(sed -n 's|^tasks:\([0-9]*\) .*|\1|p' "$out/ioctl.log" 2>/dev/null | sort -u)
 [ $rc = 0 ] && [ "$(echo "$pid" | wc -w)" = 1 ] && [ "${pid:-0}" -gt 1 ] &&
-	[ "$order" = "1 tasks $pid;3 tasks $pid;1 start;3 start;" ]
-tap $? "a command: each CPU bound to its PID before the starts (task mode)" \
-	"$(echo "exit $rc, ioctls: $order"; cat "$out/run.log")"
+	[ "$order" = "1 tasks $pid;3 tasks $pid;1 start;3 start;" ] &&
+	grep -qx "tasks=$pid" "$out/tasks/etecap.txt"
+tap $? "a command: each CPU bound to its PID before the starts (task mode), etecap.txt says tasks=PID" \
+	"$(echo "exit $rc, ioctls: $order"; grep '^tasks' "$out/tasks/etecap.txt"; cat "$out/run.log")"
 fake
 run -c 1,3 -t 3600s -o "$out/tasks" --all-tasks -- true
 rc=$?
 [ $rc = 0 ] && ! grep -q '^tasks' "$out/ioctl.log" &&
-	[ "$(ioctl_cpus start | tr '\n' ,)" = 1,3, ]
-tap $? "--all-tasks: no CPU bound, both started" \
+	[ "$(ioctl_cpus start | tr '\n' ,)" = 1,3, ] &&
+	grep -qx 'tasks=all' "$out/tasks/etecap.txt"
+tap $? "--all-tasks: no CPU bound, both started, etecap.txt says tasks=all" \
 	"$(echo "exit $rc"; cat "$out/ioctl.log" "$out/run.log")"
 
 # 23: -p PID is task mode too: every CPU bound to that PID before the
@@ -329,7 +331,8 @@ wait "$sleeper"
 order=$(sed -n 's|^\(tasks\):\([0-9]*\) .*/dev/trbe\([0-9]*\)$|\3 \1 \2|p; s|^\(start\) .*/dev/trbe\([0-9]*\)$|\2 \1|p' \
 	"$out/ioctl.log" 2>/dev/null | tr '\n' ';')
 [ $rc = 0 ] && [ "$order" = "1 tasks $sleeper;3 tasks $sleeper;1 start;3 start;" ] &&
-	grep -qx 'ended=tasks' "$out/attach/etecap.txt"
+	grep -qx 'ended=tasks' "$out/attach/etecap.txt" &&
+	grep -qx "tasks=$sleeper" "$out/attach/etecap.txt"
 tap $? "-p PID: each CPU bound to it before the starts (task mode), ended with it" \
 	"$(echo "exit $rc, ioctls: $order"; cat "$out/run.log")"
 fake
