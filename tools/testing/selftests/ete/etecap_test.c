@@ -936,6 +936,7 @@ TEST_F_TIMEOUT(slow, attach_follows_threads_in_task_mode, 150)
  * saw no trace in 60 s.
  */
 #define WORKLOAD_THREADS	32
+#define MODEL_PROGRAM		"/sys/kernel/debug/ete_model/program/"
 
 static bool workload_stop;
 
@@ -1050,12 +1051,13 @@ __attribute__((constructor)) static void workload(void)
 TEST_F_TIMEOUT(slow, cmd_traced_alone_with_its_threads_and_child, 300)
 {
 	char dir[128], path[256], tasks[192], exe[256], line[64];
-	const char *const argv[] = { "etecap", "-q", "-c", "1-3",
-				     "--no-kernel", "-o", dir, "--", exe, NULL };
+	char mem[8][192], name[64], va[32];
+	const char *argv[32] = { "etecap", "-q", "-c", "1-3", "--no-kernel",
+				 "-o", dir };
+	int cpu, i, st, argc = 7, allowed_n = 0;
+	unsigned int cid, allowed[WORKLOAD_THREADS + 2];
 	pid_t strangers[2];
 	unsigned long ticks;
-	int cpu, i, st, allowed_n = 0;
-	unsigned int cid, allowed[WORKLOAD_THREADS + 2];
 	ssize_t n;
 	FILE *f;
 
@@ -1066,6 +1068,18 @@ TEST_F_TIMEOUT(slow, cmd_traced_alone_with_its_threads_and_child, 300)
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	ASSERT_LT(0, n);
 	exe[n] = 0;
+	/* the trace is the model's program: its images, as the e2e cases */
+	f = fopen(MODEL_PROGRAM "layout", "r");
+	ASSERT_NE(NULL, f);
+	for (i = 0; i < 8 && fscanf(f, "%63s %31s %*s", name, va) == 2; i++) {
+		snprintf(mem[i], sizeof(mem[i]), MODEL_PROGRAM "%s.bin@%s", name, va);
+		argv[argc++] = "--mem";
+		argv[argc++] = mem[i];
+	}
+	fclose(f);
+	argv[argc++] = "--";
+	argv[argc++] = exe;
+	argv[argc] = NULL;
 	for (i = 0; i < 2; i++) {
 		strangers[i] = fork();
 		ASSERT_GE(strangers[i], 0);
