@@ -70,12 +70,11 @@ static void em_expect_guards(struct kunit *test, unsigned int pages)
 					   pages * PAGE_SIZE, 0, EM_GUARD));
 }
 
-/* A session with TRCCONFIGR @configr, every instruction in view */
-static void em_run_config(struct kunit *test, u64 configr)
+static void em_run(struct kunit *test)
 {
 	em_wr(test, ETE_TRFCR_EL1, EM_TRFCR_E0TRE | EM_TRFCR_ExTRE);
 	em_isb(test);
-	em_wr(test, ETE_TRCCONFIGR, configr);
+	em_wr(test, ETE_TRCCONFIGR, BIT(0));
 	em_wr(test, ETE_TRCTRACEIDR, 1);
 	em_wr(test, ETE_TRCSYNCPR, 0);
 	em_wr(test, ETE_TRCEVENTCTL0R, 0);
@@ -84,11 +83,6 @@ static void em_run_config(struct kunit *test, u64 configr)
 	em_wr(test, ETE_TRCPRGCTLR, 1);
 	em_isb(test);
 	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_RUNNING, EM_POLLS));
-}
-
-static void em_run(struct kunit *test)
-{
-	em_run_config(test, BIT(0));
 }
 
 static void em_tick(struct kunit *test, unsigned int bytes)
@@ -723,20 +717,14 @@ static void rtwbvy_flush_outputs_pending_overflow(struct kunit *test)
 }
 
 /*
- * ViewInst by context ID (etecap --pid): the event a resource selector of
- * the context ID comparator group; the program traced only while its
- * context ID matches a selected comparator, the masked bytes aside.
+ * The rich unit programmed for a session with TRCCONFIGR @configr: its
+ * filters, which reset UNKNOWN, all off; the caller sets ViewInst
  */
-static unsigned int em_bytes_with_cid_event(struct kunit *test, u64 cidcvr,
-					    u64 mask, bool invert)
+static void em_rich_program(struct kunit *test, u64 configr)
 {
-	struct em_test *t = test->priv;
-
-	em_trbe_setup(test, 4, EM_FM_FILL, EM_TM_IGNORE, 0);
-	WRITE_ONCE(t->m->units[t->cpu]->context_id, 0x4d2);
 	em_wr(test, ETE_TRFCR_EL1, EM_TRFCR_E0TRE | EM_TRFCR_ExTRE);
 	em_isb(test);
-	em_wr(test, ETE_TRCCONFIGR, BIT(0) | BIT(6));	/* CID */
+	em_wr(test, ETE_TRCCONFIGR, configr);
 	em_wr(test, ETE_TRCTRACEIDR, 1);
 	em_wr(test, ETE_TRCSYNCPR, 0);
 	em_wr(test, ETE_TRCEVENTCTL0R, 0);
@@ -750,6 +738,21 @@ static unsigned int em_bytes_with_cid_event(struct kunit *test, u64 cidcvr,
 	em_wr(test, ETE_TRCSTALLCTLR, 0);
 	em_wr(test, ETE_TRCTSCTLR, 0);
 	em_wr(test, ETE_TRCAUXCTLR, 0);
+}
+
+/*
+ * ViewInst by context ID (etecap --pid): the event a resource selector of
+ * the context ID comparator group; the program traced only while its
+ * context ID matches a selected comparator, the masked bytes aside.
+ */
+static unsigned int em_bytes_with_cid_event(struct kunit *test, u64 cidcvr,
+					    u64 mask, bool invert)
+{
+	struct em_test *t = test->priv;
+
+	em_trbe_setup(test, 4, EM_FM_FILL, EM_TM_IGNORE, 0);
+	WRITE_ONCE(t->m->units[t->cpu]->context_id, 0x4d2);
+	em_rich_program(test, BIT(0) | BIT(6));	/* CID */
 	em_wr(test, ETE_TRCCIDCVR_N(1), cidcvr);
 	em_wr(test, ETE_TRCCIDCCTLR0, mask << 8);	/* COMP1 */
 	/* selector 2: group 6 (context ID comparators), comparator 1 */
@@ -807,7 +810,6 @@ static struct kunit_suite em_trace_suite = {
 	.test_cases = em_trace_cases,
 };
 
-/* ViewInst by context ID: the rich profile (8 context ID comparators) */
 /*
  * Task mode's tests (cid_ticks): the trace carries the PE's context ID.  A
  * tick after the PE's ID changed starts with a Context packet of the new
@@ -825,7 +827,11 @@ static bool em_traced_cid(struct kunit *test, u64 configr, u32 cid)
 	u8 hdr[EM_PKT_MAX];
 
 	em_trbe_setup(test, 4, EM_FM_FILL, EM_TM_IGNORE, 0);
-	em_run_config(test, configr);
+	em_rich_program(test, configr);
+	em_wr(test, ETE_TRCVICTLR, 1 | EM_VICTLR_SSSTATUS);	/* always */
+	em_wr(test, ETE_TRCPRGCTLR, 1);
+	em_isb(test);
+	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_RUNNING, EM_POLLS));
 	em_tick(test, 1024);
 	raw_spin_lock_irqsave(&u->lock, flags);
 	em_gen_context(u, cid);
@@ -852,6 +858,7 @@ static void traced_context_needs_cid(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, em_traced_cid(test, BIT(0), 0x5ca1ab1e));
 }
 
+/* ViewInst by context ID: the rich profile (8 context ID comparators) */
 static struct kunit_case em_viewinst_cases[] = {
 	KUNIT_CASE(traced_context_follows_the_pe),
 	KUNIT_CASE(traced_context_needs_cid),
