@@ -821,8 +821,8 @@ static bool em_traced_cid(struct kunit *test, u64 configr, u32 cid)
 	struct em_test *t = test->priv;
 	struct em_unit *u = t->m->units[t->cpu];
 	struct em_pkt_ctx ctx = { .has_cid = true };
-	const u8 *p = t->buf + EM_GUARD;
 	unsigned long flags;
+	const u8 *p;
 	size_t i, len;
 	u8 hdr[EM_PKT_MAX];
 
@@ -837,6 +837,7 @@ static bool em_traced_cid(struct kunit *test, u64 configr, u32 cid)
 	em_gen_context(u, cid);
 	raw_spin_unlock_irqrestore(&u->lock, flags);
 	em_tick(test, 1024);
+	p = t->buf + EM_GUARD;	/* em_trbe_setup()'s buffer */
 	len = em_peek(test, ETE_TRBPTR_EL1) - em_base(test);
 	KUNIT_EXPECT_GT(test, len, 1024UL);
 	em_pkt_context(hdr, &ctx);	/* hdr[0]: the Context header */
