@@ -1123,8 +1123,10 @@ TEST_F_TIMEOUT(slow, cmd_traced_alone_with_its_threads_and_child, 300)
 				continue;
 			for (i = 0; i < allowed_n; i++)
 				ours |= cid == allowed[i];
-			EXPECT_TRUE(ours) TH_LOG("CPU %d: cid 0x%x: %lu ticks, not the command's (strangers %d, %d)",
-						 cpu, cid, ticks, strangers[0], strangers[1]);
+			EXPECT_TRUE(ours)
+				TH_LOG("CPU %d: cid 0x%x: %lu ticks, %s (strangers %d, %d)",
+				       cpu, cid, ticks, "not the command's",
+				       strangers[0], strangers[1]);
 		}
 		fclose(f);
 		put(path, "0");
