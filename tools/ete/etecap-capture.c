@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/ptrace.h>
 #include <time.h>
 
 #include "etecap.h"
@@ -494,8 +493,7 @@ int etecap_capture(struct etecap *e)
 		return ret;
 	}
 	e->started = true;
-	if (e->child)
-		ptrace(PTRACE_CONT, e->child, NULL, 0);
+	etecap_run_command(e);
 	capture_loop(e);
 	ret = stop_cpus(e);
 	etecap_release_tracees(e);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * etecap: the traced command and its descendants.  The command runs
- * under ptrace so that every process it makes is stopped once at exit,
- * when its memory map and text can still be read (etecap-mem.c); -p
- * attaches to running processes the same way.  etecap-capture.c calls
- * these from its loop; every other task's name (and, system-wide, its
- * code) is noted at the stop.
+ * under ptrace (PTRACE_SEIZE) so that every process it makes is stopped
+ * once at exit, when its memory map and text can still be read
+ * (etecap-mem.c); -p attaches to running processes the same way.  Every
+ * other stop is passed on as it came: a signal is delivered, a group-stop
+ * stays stopped (PTRACE_LISTEN), whatever the number of tasks.
+ * etecap-capture.c calls these from its loop; every other task's name
+ * (and, system-wide, its code) is noted at the stop.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -13,16 +15,19 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "etecap.h"
 
-#define MAX_TRACEES	1024
-
-static pid_t tracees[MAX_TRACEES];
-static int ntracees;
+/*
+ * Every task followed, without a limit: a stop of a task not in it is
+ * taken for a new task's first stop, whose signal is not passed on
+ */
+static pid_t *tracees;
+static int ntracees, tracees_max;
 
 /* What a task traced is followed through */
 #define ETECAP_PTRACE_OPTS	(PTRACE_O_TRACEEXIT | PTRACE_O_TRACEFORK | \
@@ -41,8 +46,23 @@ static bool is_tracee(pid_t pid)
 
 static void add_tracee(pid_t pid)
 {
-	if (!is_tracee(pid) && ntracees < MAX_TRACEES)
-		tracees[ntracees++] = pid;
+	pid_t *more;
+	int n;
+
+	if (is_tracee(pid))
+		return;
+	if (ntracees == tracees_max) {
+		n = tracees_max ? 2 * tracees_max : 64;
+		more = realloc(tracees, n * sizeof(*tracees));
+		if (!more) {
+			fprintf(stderr, "etecap: out of memory: task %d is not followed\n",
+				pid);
+			return;
+		}
+		tracees = more;
+		tracees_max = n;
+	}
+	tracees[ntracees++] = pid;
 }
 
 static void drop_tracee(pid_t pid)
@@ -55,31 +75,61 @@ static void drop_tracee(pid_t pid)
 }
 
 /*
- * The command stops itself before exec; etecap starts the trace, then
- * lets it go.  Fork, clone and exec are followed; exit stops each task once.
+ * The command waits on a pipe before its exec while etecap seizes it and
+ * starts the trace; etecap_run_command() lets it go.  Fork, clone and
+ * exec are followed; exit stops each task once.  Seized, not
+ * PTRACE_TRACEME: a task's own SIGSTOP is then a signal like any other,
+ * and its group-stop a PTRACE_EVENT_STOP that PTRACE_LISTEN leaves
+ * stopped (etecap_reap()).
  */
 int etecap_spawn(struct etecap *e)
 {
-	int st;
-	pid_t pid = fork();
+	int go[2], err;
+	pid_t pid;
+	char c;
 
-	if (pid < 0)
+	if (pipe2(go, O_CLOEXEC))
 		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		err = errno;
+		close(go[0]);
+		close(go[1]);
+		return -err;
+	}
 	if (!pid) {
-		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
-		raise(SIGSTOP);
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);	/* etecap gave up on it */
 		execvp(e->o.cmd[0], e->o.cmd);
 		fprintf(stderr, "etecap: %s: %s\n", e->o.cmd[0], strerror(errno));
 		_exit(127);
 	}
-	if (waitpid(pid, &st, __WALL) != pid || !WIFSTOPPED(st)) {
-		fprintf(stderr, "etecap: %s did not start\n", e->o.cmd[0]);
-		return -ECHILD;
+	close(go[0]);
+	if (ptrace(PTRACE_SEIZE, pid, NULL, ETECAP_PTRACE_OPTS)) {
+		err = errno;
+		fprintf(stderr, "etecap: %s: cannot follow it: %s\n",
+			e->o.cmd[0], strerror(err));
+		close(go[1]);
+		waitpid(pid, NULL, 0);
+		return -err;
 	}
-	ptrace(PTRACE_SETOPTIONS, pid, NULL, ETECAP_PTRACE_OPTS);
 	e->child = pid;
+	e->child_go = go[1];
 	add_tracee(pid);
 	return 0;
+}
+
+/* The trace started: the command goes on to its exec */
+void etecap_run_command(struct etecap *e)
+{
+	if (e->child_go < 0)
+		return;
+	if (write(e->child_go, "", 1) != 1)
+		fprintf(stderr, "etecap: %s: cannot start it: %s\n",
+			e->o.cmd[0], strerror(errno));
+	close(e->child_go);
+	e->child_go = -1;
 }
 
 /* Seize @tid (@opts followed); 0 or -errno, having said why */
@@ -287,8 +337,8 @@ bool etecap_reap(struct etecap *e)
 			/* a group-stop of a task attached to: it stays stopped */
 			ptrace(PTRACE_LISTEN, pid, NULL, NULL);
 			continue;
-		} else if (event || sig == SIGSTOP) {
-			sig = 0;
+		} else if (event) {
+			sig = 0;	/* fork, clone, exec: no signal */
 		}
 		ptrace(PTRACE_CONT, pid, NULL, sig);
 	}

@@ -381,7 +381,7 @@ static int workload_status(const struct etecap *e)
 
 int main(int argc, char **argv)
 {
-	static struct etecap e;
+	static struct etecap e = { .child_go = -1 };
 	const char *werr_path;
 	int ret;
 

@@ -195,6 +195,7 @@ struct etecap {
 	struct etecap_memset mem;
 	bool started;		/* the trace ran: a snapshot is worth writing */
 	pid_t child;		/* the traced command, or 0 */
+	int child_go;		/* its pipe: a byte lets it exec, or -1 */
 	pid_t bound;		/* task mode: the process the CPUs follow */
 	int child_status;
 	long elapsed_ms;
@@ -251,6 +252,7 @@ void etecap_pool_stop(void);
 
 /* etecap-tasks.c */
 int etecap_spawn(struct etecap *e);
+void etecap_run_command(struct etecap *e);
 int etecap_attach_tasks(struct etecap *e);
 bool etecap_reap(struct etecap *e);
 void etecap_collect_tracees(struct etecap *e);

@@ -343,6 +343,70 @@ rc=$?
 tap $? "-p with two processes in task mode: refused, nothing opened" \
 	"$(echo "exit $rc"; cat "$out/run.log")"
 
+# 24: the command's signals are its own (issue 34).  A SIGSTOP it is sent
+# stops it, as without etecap, and SIGCONT resumes it; etecap used to
+# swallow it (the command ran on).  The command must still be stopped 2 s
+# later: a failure is a command that ran on, so load cannot fake one.
+fake
+rm -f "$out/stop.pid" "$out/stop.after"
+run -c 1,3 -t 3600s -o "$out/sigstop" -- sh -c \
+	"echo \$\$ >'$out/stop.pid'; kill -STOP \$\$; echo resumed >'$out/stop.after'" &
+runner=$!
+for _ in $(seq 300); do
+	[ -s "$out/stop.pid" ] && break
+	sleep 0.1
+done
+pid=$(cat "$out/stop.pid" 2>/dev/null)
+sleep 2
+state=$(sed 's/.*) //' "/proc/${pid:-0}/stat" 2>/dev/null | cut -d' ' -f1)
+ran_on=no
+[ -e "$out/stop.after" ] && ran_on=yes
+[ -n "$pid" ] && kill -CONT "$pid" 2>/dev/null
+wait "$runner"
+rc=$?
+[ $ran_on = no ] && { [ "$state" = t ] || [ "$state" = T ]; }
+ok=$?
+[ $ok = 0 ] && [ $rc = 0 ] && [ -s "$out/stop.after" ]
+tap $? "a SIGSTOP stops the command (2 s on: state ${state:-gone}, ran on: $ran_on), SIGCONT resumes it to its end" \
+	"$(echo "exit $rc"; cat "$out/run.log")"
+
+# 25: a signal to a task past the 1,024th of a command is delivered: 1,100
+# processes waiting on a FIFO (forked, no exec: the cheapest tasks to
+# follow), then one that exits on SIGUSR1; a writer's open and close lets
+# the 1,100 go.  etecap used to follow 1,024 tasks and drop every signal
+# of the others.
+fake
+rm -f "$out/usr1.pid" "$out/usr1.got" "$out/many.fifo"
+mkfifo "$out/many.fifo"
+run -c 1,3 -t 3600s -o "$out/many" -- sh -c "
+	i=0
+	while [ \$i -lt 1100 ]; do read x <'$out/many.fifo' & i=\$((i + 1)); done
+	sh -c 'trap \"echo got >$out/usr1.got; exit 0\" USR1
+		echo \$\$ >$out/usr1.pid; while :; do sleep 0.1; done' &
+	wait \$!
+	exec 3>'$out/many.fifo'
+	exec 3>&-
+	wait" &
+runner=$!
+for _ in $(seq 1200); do
+	[ -s "$out/usr1.pid" ] && break
+	sleep 0.1
+done
+pid=$(cat "$out/usr1.pid" 2>/dev/null)
+[ -n "$pid" ] && kill -USR1 "$pid"
+for _ in $(seq 100); do
+	[ -s "$out/usr1.got" ] && break
+	sleep 0.1
+done
+got=no
+[ -s "$out/usr1.got" ] && got=yes
+[ $got = no ] && [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+wait "$runner"
+rc=$?
+[ $got = yes ] && [ $rc = 0 ]
+tap $? "SIGUSR1 to the 1,101st task of a command is delivered (handled: $got)" \
+	"$(echo "exit $rc, task ${pid:-none}"; tail -5 "$out/run.log")"
+
 # 13: 512 CPUs under the usual soft limit of 1,024 open files
 rm -rf "$root" "$out/ioctl.log"
 "$out/fake_sysroot" "$root" 512 0-511
