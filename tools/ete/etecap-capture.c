@@ -476,7 +476,7 @@ int etecap_capture(struct etecap *e)
 		ret = etecap_spawn(e);
 	else if (!ret && e->o.attach)
 		ret = etecap_attach_tasks(e);
-	/* the command (stopped before its exec) or -p's, and all they start */
+	/* the command (waiting before its exec) or -p's, and all they start */
 	if (etecap_task_mode(&e->o))
 		e->bound = e->child ?: e->o.task_pid;
 	for (int i = 0; !ret && e->bound && i < e->o.ncpus; i++)

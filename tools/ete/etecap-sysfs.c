@@ -164,7 +164,7 @@ bool etecap_task_mode(const struct etecap_opts *o)
  * etecap_bind_task() - bind a CPU's next session to a process
  * @fd: the CPU's /dev/trbe<N>
  * @cpu: the CPU, for the message
- * @pid: the process (the command, stopped before its exec, or the one
+ * @pid: the process (the command, waiting before its exec, or the one
  *	-p attached to)
  *
  * Return: 0, or -errno having said why (a driver without task mode:

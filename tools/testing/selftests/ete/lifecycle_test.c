@@ -1134,7 +1134,6 @@ TEST_F_TIMEOUT(lc, waiting_session_leaves_cpu_alone, 60)
 	struct tbuf t = { 0 };
 	long long before, after, looks, calls, span_ms;
 	double t0;
-	__u64 head;
 
 	if (!self->ready)
 		return;
@@ -1165,9 +1164,14 @@ TEST_F_TIMEOUT(lc, waiting_session_leaves_cpu_alone, 60)
 	EXPECT_EQ((__u64)16 * KB, tbuf_drain(&t, &c));
 	EXPECT_EQ((__u64)0, c.bad);
 	EXPECT_EQ(0, tbuf_wait_state(&t, ETE_TRBE_STATE_RUNNING, 5));
-	head = tbuf_head(&t);
-	ASSERT_EQ(0, model_replay(CPU, seq, 8 * KB));
-	EXPECT_LE(head + 8 * KB, tbuf_wait_head(&t, head + 8 * KB, 10));
+	/*
+	 * The rest of the replay (32 KB) fills the buffer again: data_head
+	 * from the 16 KB drained to 32 KB.  (It read data_head here and
+	 * waited for 8 KB more of a new replay: when the rest had filled
+	 * the buffer before that read, nothing more could come; seen on 6.1
+	 * under load.)
+	 */
+	EXPECT_LE((__u64)32 * KB, tbuf_wait_head(&t, 32 * KB, 10));
 	EXPECT_EQ(0, ioctl(t.fd, ETE_TRBE_IOC_STOP));
 	tbuf_close(&t);
 	free(seq);
