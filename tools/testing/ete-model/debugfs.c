@@ -249,6 +249,30 @@ static int em_rate_set(void *data, u64 val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(em_rate_fops, em_rate_get, em_rate_set, "%llu\n");
 
+/*
+ * cycles: PE cycles per tick, traced or not (sampled trace: the data rate
+ * follows ViewInst's windows); 0: a tick makes @rate bytes
+ */
+static int em_cycles_get(void *data, u64 *val)
+{
+	struct em_unit *u = data;
+
+	*val = READ_ONCE(u->cycles_tick);
+	return 0;
+}
+
+static int em_cycles_set(void *data, u64 val)
+{
+	struct em_unit *u = data;
+
+	if (val > SZ_1M)
+		return -ERANGE;
+	WRITE_ONCE(u->cycles_tick, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(em_cycles_fops, em_cycles_get, em_cycles_set,
+			 "%llu\n");
+
 /* access_ns: reading it times accesses on the unit's CPU (make bench) */
 static int em_access_ns_get(void *data, u64 *val)
 {
@@ -633,6 +657,14 @@ static int em_stats_show(struct seq_file *s, void *v)
 		   READ_ONCE(u->powerdowns), READ_ONCE(u->irqs),
 		   READ_ONCE(u->bytes_out), READ_ONCE(u->bytes_dropped));
 	seq_printf(s, "status_reads %lu\n", READ_ONCE(u->status_reads));
+	/* ViewInst's windows this session, in the PE's cycles (sampling) */
+	seq_printf(s, "vi_cycles %llu\nvi_traced %llu\nvi_windows %llu\n",
+		   READ_ONCE(u->gen.vi.cycles), READ_ONCE(u->gen.vi.traced),
+		   READ_ONCE(u->gen.vi.windows));
+	seq_printf(s, "vi_window_min %llu\nvi_window_max %llu\n",
+		   READ_ONCE(u->gen.vi.win_min), READ_ONCE(u->gen.vi.win_max));
+	seq_printf(s, "vi_gap_min %llu\nvi_gap_max %llu\n",
+		   READ_ONCE(u->gen.vi.gap_min), READ_ONCE(u->gen.vi.gap_max));
 	seq_printf(s, "isb %lu\ndsb %lu\ntsb %lu\n",
 		   READ_ONCE(u->barriers[ETE_SYNC_ISB]),
 		   READ_ONCE(u->barriers[ETE_SYNC_DSB]),
@@ -839,6 +871,8 @@ void em_debugfs_init(struct ete_model *m)
 		debugfs_create_file_unsafe("delay", 0600, d, u,
 					   &em_delay_fops);
 		debugfs_create_file_unsafe("rate", 0600, d, u, &em_rate_fops);
+		debugfs_create_file_unsafe("cycles", 0600, d, u,
+					   &em_cycles_fops);
 		debugfs_create_file_unsafe("access_ns", 0400, d, u,
 					   &em_access_ns_fops);
 		debugfs_create_file_unsafe("context_id", 0600, d, u,

@@ -256,57 +256,37 @@ void em_gen_start(struct em_unit *u)
 	g->dropped0 = u->bytes_dropped;
 	g->walk_err = 0;
 	em_gen_config(u, &g->cfg);
+	/* RVNGFG, RTQWHX: the resources go on from their registers */
+	em_res_init(&u->res, u->trc, u->prof->idr[4], u->prof->idr[5]);
+	memset(&g->vi, 0, sizeof(g->vi));
 	em_walk_init(&g->walk, em_seed + u->cpu, em_kernel_el());
 	em_trace_reset(&g->tr, &g->cfg);
 	if (g->truth.rec)
 		em_truth_reset(&g->truth);
 }
 
-/* Whether comparator value @cv, bytes of @mask ignored, matches @ctx */
-static bool em_ctx_match(u64 cv, u8 mask, u32 ctx)
+/*
+ * ViewInst's event (TRCVICTLR.EVENT) on the resource event bus
+ * (resource.c): the always-TRUE selector 1 (RSXSQT), the context ID and
+ * VMID comparators against the PE's context, the counters at zero and
+ * the sequencer's states, single or in pairs.  Resources the model does
+ * not implement are LOW (model.rst, "What it cannot do").
+ */
+static bool em_gen_viewinst(const struct em_unit *u)
 {
-	unsigned int b;
-
-	for (b = 0; b < 4; b++)
-		if (!(mask & BIT(b)) && ((cv ^ ctx) >> (8 * b) & 0xff))
-			return false;
-	return true;
+	return em_res_event(&u->res, u->trc, u->trc[ETE_TRCVICTLR / 4] & 0xff);
 }
 
-/*
- * ViewInst's event: the always-TRUE selector 1 (RSXSQT), or one resource
- * selector (TYPE 0) of the context ID (group 6) or VMID (group 7)
- * comparators, matched against the program's context ID; TRCRSCTLR.INV
- * inverts.  Any other event is inactive in the model: its resources are
- * not implemented (model.rst, "What it cannot do").
- */
-static bool em_viewinst_active(const struct em_unit *u)
+/* The exception levels not prohibited: TRFCR (ITHCBC, RFFVYM) */
+static u8 em_gen_el_allowed(const struct em_unit *u)
 {
-	u64 ev = u->trc[ETE_TRCVICTLR / 4] & 0xff, rs;
-	u32 ctx = READ_ONCE(u->context_id);
-	unsigned int group, k;
-	bool match = false;
+	u8 els = 0;
 
-	if (ev == 1)
-		return true;
-	if ((ev & BIT(7)) || ev < 2)
-		return false;
-	rs = u->trc[ETE_TRCRSCTLR_N(ev & 0x1f) / 4];
-	group = FIELD_GET(GENMASK(19, 16), rs);
-	if (group != 6 && group != 7)
-		return false;
-	for (k = 0; k < 8; k++) {
-		u32 ctl = group == 6 ?
-			  u->trc[(k < 4 ? ETE_TRCCIDCCTLR0 : ETE_TRCCIDCCTLR1) / 4] :
-			  u->trc[(k < 4 ? ETE_TRCVMIDCCTLR0 : ETE_TRCVMIDCCTLR1) / 4];
-		u64 cv = group == 6 ? u->trc[ETE_TRCCIDCVR_N(k) / 4] :
-				      u->trc[ETE_TRCVMIDCVR_N(k) / 4];
-
-		if ((rs & BIT(k)) &&
-		    em_ctx_match(cv, ctl >> (8 * (k % 4)) & 0xff, ctx))
-			match = true;
-	}
-	return match != !!(rs & BIT(20));
+	if (u->trfcr_eff & EM_TRFCR_E0TRE)
+		els |= BIT(0);
+	if (u->trfcr_eff & EM_TRFCR_ExTRE)
+		els |= BIT(em_kernel_el());
+	return els;
 }
 
 /* A-Sync then Trace Info and what follows it (trace.c) */
@@ -329,6 +309,27 @@ static void em_gen_sync(struct em_unit *u, bool periodic)
 		u->syncs++;
 	g->since_sync = 0;
 	g->need_sync = false;
+}
+
+/* The windows of ViewInst's event: a block of @n cycles, @on or not */
+static void em_gen_vi_windows(struct em_vi_windows *w, bool on, u32 n)
+{
+	w->cycles += n;
+	if (on)
+		w->traced += n;
+	if (on != w->on && w->cycles > n) {
+		if (w->on) {
+			w->windows++;
+			w->win_min = min_not_zero(w->win_min, w->cur);
+			w->win_max = max(w->win_max, w->cur);
+		} else if (w->windows) {
+			w->gap_min = min_not_zero(w->gap_min, w->cur);
+			w->gap_max = max(w->gap_max, w->cur);
+		}
+		w->cur = 0;
+	}
+	w->on = on;
+	w->cur += n;
 }
 
 static void em_gen_step(struct em_unit *u)
@@ -355,7 +356,22 @@ static void em_gen_step(struct em_unit *u)
 		g->walk_err = ret;
 		return;
 	}
+	/* ViewInst's event as the last cycle left the resources */
+	g->tr.ev_off = !em_gen_viewinst(u);
 	em_trace_block(&g->tr, &g->cfg, &out, &b);
+	/*
+	 * RRBMQM: the resources run on the PE's clock, one cycle per
+	 * instruction here; RJLLVN, RFHFMP: not in a prohibited region.
+	 * Their changes are indirect writes (RLFVYH, RVDTDP) that direct
+	 * reads see later (RWZQWC).
+	 */
+	if (!(em_gen_el_allowed(u) & BIT(b.el)))
+		return;
+	em_gen_vi_windows(&g->vi, !g->tr.ev_off, b.n);
+	if (!em_res_static(&u->res, u->trc)) {
+		em_res_run(&u->res, u->trc, b.n);
+		u->cnt_unsync = true;
+	}
 }
 
 static unsigned int em_gen_replay(struct em_unit *u, unsigned int budget)
@@ -448,31 +464,6 @@ static void em_gen_recover(struct em_unit *u)
 	u->gen.need_sync = true;
 }
 
-/*
- * Resources run only while the unit is Running outside prohibited regions
- * (RJLLVN, RLYFDT); in Stable and Idle nothing changes them but a direct
- * or external write (RBPTKT).  The model counts one event per tick on the
- * counters whose CNTEVENT is the always-TRUE selector 1.
- */
-static void em_resources_step(struct em_unit *u)
-{
-	unsigned int n, nr = FIELD_GET(EM_IDR5_NUMCNTR, u->prof->idr[5]);
-
-	for (n = 0; n < nr; n++) {
-		u64 ctl = u->trc[ETE_TRCCNTCTLR_N(n) / 4];
-		u64 *val = &u->trc[ETE_TRCCNTVR_N(n) / 4];
-
-		if ((ctl & 0xff) != 1)
-			continue;
-		if (*val)
-			(*val)--;
-		else if (ctl & BIT(16))	/* RLDSELF */
-			*val = u->trc[ETE_TRCCNTRLDVR_N(n) / 4];
-		/* an indirect write: direct reads see it later (RWZQWC) */
-		u->cnt_unsync = true;
-	}
-}
-
 /**
  * em_gen_context() - the PE's context ID changed: the trace follows it
  * @u: the unit
@@ -498,21 +489,26 @@ void em_gen_context(struct em_unit *u, u32 cid)
 EXPORT_SYMBOL_IF_KUNIT(em_gen_context);
 
 /**
- * em_gen_run() - generate about @budget bytes of trace
+ * em_gen_run() - run the PE for about @budget bytes of trace or @cycles
  * @u: the unit
- * @budget: bytes to produce
+ * @budget: bytes to produce (a replay's, or when @cycles is 0)
+ * @cycles: PE cycles to run, whatever trace they make (0: @budget's)
  * @max_ns: stop after about this long (0: no limit)
  *
  * The timer's call is bounded in time as well: under emulation the walk
  * can cost more than a tick, and a tick handler that outlasts its period
  * never leaves hard-IRQ context.  A PE that was not run executed nothing.
+ * When ViewInst's event is inactive and no counter or sequencer event
+ * can change that, the PE's blocks would all go untraced: none is run.
  *
  * Context: the unit's lock held.
  */
-void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns)
+void em_gen_run(struct em_unit *u, unsigned int budget, u64 cycles,
+		u64 max_ns)
 {
 	u64 t0 = max_ns ? ktime_get_ns() : 0;
 	unsigned int steps = 0, max_steps = 4 * budget + 64;
+	u64 end = u->gen.tr.cycles + cycles;
 	bool recovered = false;
 	u64 start;
 
@@ -520,9 +516,12 @@ void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns)
 	if (u->state != EM_RUNNING || u->prohibited ||
 	    !(u->trfcr_eff & (EM_TRFCR_E0TRE | EM_TRFCR_ExTRE)))
 		return;
-	em_resources_step(u);
-	if (!em_viewinst_active(u))
+	u->res.cid = READ_ONCE(u->context_id);
+	u->res.vmid = u->res.cid;	/* the model's one context */
+	if (!em_gen_viewinst(u) && em_res_static(&u->res, u->trc))
 		return;
+	if (cycles && !u->gen.replay)
+		budget = UINT_MAX;
 	/* TRFCR may change during a session: prohibited regions (ITHCBC, RFFVYM) */
 	u->gen.cfg.el_traced = em_gen_el_traced(u);
 	while (budget) {
@@ -552,9 +551,14 @@ void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns)
 			return;
 		if (max_ns && !(steps & 63) && ktime_get_ns() - t0 > max_ns)
 			return;
-		/* blocks that are not traced cost no bytes, but not forever */
-		if (++steps > max_steps)
+		if (cycles) {
+			if (u->gen.tr.cycles >= end)
+				return;
+			steps++;
+		} else if (++steps > max_steps) {
+			/* untraced blocks cost no bytes, but not forever */
 			return;
+		}
 		start = u->gen.emitted;
 		em_gen_step(u);
 		budget -= min_t(u64, budget, u->gen.emitted - start);

@@ -95,7 +95,8 @@ static bool em_ppi_pending(struct em_unit *u)
  * PID at each switch; under VHE the EL2 register both accesses reach),
  * and the trace carries it too: a decoder sees whose trace it is.
  */
-static void em_gen_run_tracked(struct em_unit *u, unsigned int budget)
+static void em_gen_run_tracked(struct em_unit *u, unsigned int budget,
+			       u64 cycles)
 {
 	u64 before = u->gen.emitted + u->gen.replay_pos;
 	unsigned int i;
@@ -105,7 +106,7 @@ static void em_gen_run_tracked(struct em_unit *u, unsigned int budget)
 		cid = read_sysreg(contextidr_el1);
 		em_gen_context(u, cid);
 	}
-	em_gen_run(u, budget, EM_TICK_MAX_NS);
+	em_gen_run(u, budget, cycles, EM_TICK_MAX_NS);
 	if (!u->cid_track || u->gen.emitted + u->gen.replay_pos == before)
 		return;
 	for (i = 0; i < u->cid_n; i++)
@@ -150,7 +151,8 @@ static enum hrtimer_restart em_timer_fn(struct hrtimer *t)
 	/* last tick's newest bytes on, this tick's newest held back */
 	em_fifo_drain(u, EM_FIFO_SIZE);
 	u->fifo_hold = EM_FIFO_HOLD;
-	em_gen_run_tracked(u, u->rate * periods);
+	em_gen_run_tracked(u, u->rate * periods,
+			   (u64)READ_ONCE(u->cycles_tick) * periods);
 	em_fifo_drain(u, EM_FIFO_SIZE);
 	u->fifo_hold = 0;
 	u->tick_ns += ktime_get_ns() - t0;

@@ -16,6 +16,7 @@
 #include <ete/regs.h>
 #include "ete_model.h"
 #include "prog.h"
+#include "resource.h"
 #include "trace.h"
 #include "truth.h"
 
@@ -156,6 +157,32 @@ struct em_log_entry {
  *	the PE runs on and the unit overflows, instead of waiting (bit 1)
  * @replay_offered: bytes of @replay emitted or lost since it was set
  */
+/**
+ * struct em_vi_windows - ViewInst's event over the PE's cycles (the truth
+ *	of sampled trace): cycles counted as the resources count them, in
+ *	prohibited regions not at all
+ * @cycles: cycles run this session
+ * @traced: of them, with ViewInst's event active
+ * @windows: windows closed: the event active, then inactive
+ * @win_min: the shortest closed window, in cycles
+ * @win_max: the longest
+ * @gap_min: the shortest gap between two windows
+ * @gap_max: the longest
+ * @cur: cycles of the window or gap in progress
+ * @on: the event was active for the last block
+ */
+struct em_vi_windows {
+	u64 cycles;
+	u64 traced;
+	u64 windows;
+	u64 win_min;
+	u64 win_max;
+	u64 gap_min;
+	u64 gap_max;
+	u64 cur;
+	bool on;
+};
+
 struct em_gen {
 	bool need_sync;
 	unsigned int since_sync;
@@ -173,6 +200,7 @@ struct em_gen {
 	bool replay_loop;
 	bool replay_lossy;
 	u64 replay_offered;
+	struct em_vi_windows vi;
 };
 
 /**
@@ -248,6 +276,8 @@ struct em_unit {
 	 */
 	u64 cnt_vis[4];
 	bool cnt_unsync;
+	/* the counters', sequencer's and selectors' event bus (resource.c) */
+	struct em_res res;
 	/* debugfs settle: Unstable to Idle within one status read */
 	bool settle_fast;
 	u32 pdcr;
@@ -282,6 +312,12 @@ struct em_unit {
 	bool overflow;
 	struct em_gen gen;
 	unsigned int rate;
+	/*
+	 * debugfs cycles: a tick runs this many PE cycles (instructions),
+	 * traced or not, whatever trace they make; 0: a tick makes @rate
+	 * bytes of trace
+	 */
+	unsigned int cycles_tick;
 	u32 context_id;
 	/*
 	 * cid_ticks (debugfs): the ticks that generated trace, counted by
@@ -417,7 +453,8 @@ u32 em_unit_midr(const struct em_unit *u);
 /* gen.c: trace generation */
 void em_gen_start(struct em_unit *u);
 void em_gen_overflow_out(struct em_unit *u);
-void em_gen_run(struct em_unit *u, unsigned int budget, u64 max_ns);
+void em_gen_run(struct em_unit *u, unsigned int budget, u64 cycles,
+		u64 max_ns);
 void em_gen_context(struct em_unit *u, u32 cid);
 int em_gen_init(struct em_unit *u);
 void em_gen_free(struct em_unit *u);

@@ -306,21 +306,23 @@ static void shsxgz_reads_without_isb(struct kunit *test)
 static void rwzqwc_counter_seen_after_isb_in_stable(struct kunit *test)
 {
 	struct em_test *t = test->priv;
+	u64 v;
 
 	em_setup(test);
 	em_wr(test, ETE_TRCCNTCTLR_N(0), 1);	/* count selector 1 (TRUE) */
-	em_wr(test, ETE_TRCCNTVR_N(0), 10);
+	em_wr(test, ETE_TRCCNTVR_N(0), 0xffff);
 	em_wr(test, ETE_TRCPRGCTLR, 1);
 	em_isb(test);
 	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_RUNNING, EM_POLLS));
-	ete_model_tick(t->m, t->cpu, 16);
-	KUNIT_ASSERT_EQ(test, ete_model_peek(t->m, t->cpu,
-					     ETE_TRCCNTVR_N(0)), 9ULL);
+	/* the PE's cycles: the blocks of 1 KB of trace */
+	ete_model_tick(t->m, t->cpu, 1024);
+	v = ete_model_peek(t->m, t->cpu, ETE_TRCCNTVR_N(0));
+	KUNIT_ASSERT_LT(test, v, 0xffffULL);
 	em_wr(test, ETE_TRCPRGCTLR, 0);
 	em_isb(test);				/* taken while Unstable */
-	KUNIT_EXPECT_EQ(test, em_rd(test, ETE_TRCCNTVR_N(0)), 10ULL);
+	KUNIT_EXPECT_EQ(test, em_rd(test, ETE_TRCCNTVR_N(0)), 0xffffULL);
 	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_IDLE, EM_POLLS));
-	KUNIT_EXPECT_EQ(test, em_rd(test, ETE_TRCCNTVR_N(0)), 9ULL);
+	KUNIT_EXPECT_EQ(test, em_rd(test, ETE_TRCCNTVR_N(0)), v);
 	KUNIT_EXPECT_EQ(test, em_viol_total(test), 0U);
 }
 
@@ -352,11 +354,12 @@ static void rbptkt_counter_counts_when_running(struct kunit *test)
 
 	em_setup(test);
 	em_wr(test, ETE_TRCCNTCTLR_N(0), 1);	/* count selector 1 (TRUE) */
-	em_wr(test, ETE_TRCCNTVR_N(0), 10);
+	em_wr(test, ETE_TRCCNTVR_N(0), 0xffff);
 	em_run(test);
-	ete_model_tick(t->m, t->cpu, 16);
-	KUNIT_EXPECT_EQ(test, ete_model_peek(t->m, t->cpu,
-					     ETE_TRCCNTVR_N(0)), 9ULL);
+	ete_model_tick(t->m, t->cpu, 1024);
+	/* one count per cycle, one cycle per instruction the PE ran */
+	KUNIT_EXPECT_EQ(test, ete_model_peek(t->m, t->cpu, ETE_TRCCNTVR_N(0)),
+			0xffffULL - t->m->units[t->cpu]->gen.tr.cycles);
 }
 
 static void rbptkt_counter_frozen_when_idle(struct kunit *test)

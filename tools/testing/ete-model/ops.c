@@ -812,7 +812,7 @@ EXPORT_SYMBOL_GPL(ete_model_cpu_on);
 void ete_model_tick(struct ete_model *m, int cpu, unsigned int bytes)
 {
 	EM_UNIT_LOCKED(m, cpu, ({
-		em_gen_run(__u, bytes, 0);
+		em_gen_run(__u, bytes, 0, 0);
 		em_fifo_drain(__u, EM_FIFO_SIZE);
 	}));
 }

@@ -465,9 +465,9 @@ static void trace_resume(struct em_tracer *t, const struct em_trace_cfg *cfg,
 	}
 }
 
-/* ViewInst over a block: its first instruction of the traced tail, or -1 */
-static int trace_view(struct em_tracer *t, const struct em_trace_cfg *cfg,
-		      const struct em_block *b)
+/* ViewInst's filters over a block: the first of its traced tail, or -1 */
+static int trace_filters(struct em_tracer *t, const struct em_trace_cfg *cfg,
+			 const struct em_block *b)
 {
 	int first = -1;
 	unsigned int i;
@@ -487,6 +487,22 @@ static int trace_view(struct em_tracer *t, const struct em_trace_cfg *cfg,
 			t->on = false;	/* a discontinuity: Trace On later */
 			first = -1;
 		}
+	}
+	return first;
+}
+
+/*
+ * ViewInst over a block: its event (the resources, at block granularity)
+ * and its filters; the start/stop logic runs whatever the event
+ */
+static int trace_view(struct em_tracer *t, const struct em_trace_cfg *cfg,
+		      const struct em_block *b)
+{
+	int first = trace_filters(t, cfg, b);
+
+	if (first >= 0 && t->ev_off) {
+		t->on = false;	/* a discontinuity: Trace On later */
+		return -1;
 	}
 	return first;
 }

@@ -137,6 +137,7 @@ struct em_trace_q {
  * @nrs: its entries
  * @rs_popped: the last P0 element's target came off the return stack
  * @cycles: cycles (one per instruction) executed this session
+ * @ev_off: ViewInst's event is inactive for the next block (resource.c)
  * @cc_last: @cycles at the last cycle count output
  * @ts_blocks: traced blocks since the last Timestamp
  * @q: the pending Q element
@@ -157,6 +158,7 @@ struct em_tracer {
 	unsigned int nrs;
 	bool rs_popped;
 	u64 cycles;
+	bool ev_off;
 	u64 cc_last;
 	unsigned int ts_blocks;
 	struct em_trace_q q;
