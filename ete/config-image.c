@@ -381,6 +381,8 @@ void ete_config_to_image(const struct ete_config *cfg,
 	ete_image_seq_cntr(cfg, caps, img);
 	ete_image_resources(cfg, caps, img);
 	ete_image_comparators(cfg, caps, img);
+	if (cfg->sample_window)
+		ete_sample_image(cfg, img);
 
 	img->trfcr = TRFCR_TS_VIRTUAL;
 	if (el.ns & ETE_EL0)
@@ -417,3 +419,25 @@ u64 ete_image_get(const struct ete_image *img, u32 reg, bool *found)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ete_image_get);
+
+/**
+ * ete_image_set() - give a register a value in an image
+ * @img: the image
+ * @reg: register id
+ * @val: the value: replaces the image's, or is added after the others
+ *
+ * Context: any context; pure.
+ */
+void ete_image_set(struct ete_image *img, u32 reg, u64 val)
+{
+	unsigned int i;
+
+	for (i = 0; i < img->nr; i++) {
+		if (img->regs[i].reg == reg) {
+			img->regs[i].val = val;
+			return;
+		}
+	}
+	img_add(img, reg, val);
+}
+EXPORT_SYMBOL_IF_KUNIT(ete_image_set);

@@ -168,7 +168,9 @@ ete_config_comparator_conflict(const struct ete_config *cfg)
  * differ (RXYJLC); a start, stop or single-shot address with bit 0 set,
  * which no instruction starts at (SMLDYK); a start and a stop point on
  * one address (RXHFYQ, RVFFWS); start/stop comparators not numbered in
- * address order (RSFXZB).  A range "in use" is one that ViewInst, branch
+ * address order (RSFXZB); sampled trace whose period is not a whole
+ * number of windows, or whose resources the configuration also programs
+ * (ete_sample_conflict()).  A range "in use" is one that ViewInst, branch
  * broadcast, Q elements, a single-shot comparator or a resource selector
  * names.
  *
@@ -182,7 +184,7 @@ const char *ete_config_conflict(const struct ete_config *cfg)
 		return "no_overflow needs stall (Table D4-25)";
 	if (cfg->branch_broadcast && cfg->bb_include && !cfg->bb_ranges)
 		return "branch broadcast in include mode needs bb_ranges";
-	return ete_config_comparator_conflict(cfg);
+	return ete_sample_conflict(cfg) ?: ete_config_comparator_conflict(cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(ete_config_conflict);
 

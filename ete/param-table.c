@@ -497,6 +497,10 @@ const struct ete_param ete_params[] = {
 	PARAM("stop_addrs", C.stop_addrs, ETE_PK_HEX, vis_sacs, chk_sac_mask),
 	PARAM("atb_trigger", C.atb_trigger, ETE_PK_BOOL, NULL,
 	      chk_atb_trigger),
+	PARAM("sample_window", C.sample_window, ETE_PK_UINT, NULL,
+	      ete_sample_check_window),
+	PARAM("sample_period", C.sample_period, ETE_PK_UINT, NULL,
+	      ete_sample_check_period),
 
 	GPARAM(ETE_PG_EVENT, "select", C.event[0], C.event[0], ETE_PK_HEX,
 	       NULL, chk_event),

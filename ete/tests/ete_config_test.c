@@ -124,6 +124,13 @@ static const struct param_case param_cases[] = {
 	R(UNIT, "stop_addrs", 0, 0x8000, 0),
 	R(UNIT, "stop_addrs", 0, 0x18000, -ERANGE),
 	R(UNIT, "atb_trigger", 0, 1, 0),
+	R(UNIT, "sample_window", 0, 5000, 0),
+	R(UNIT, "sample_window", 0, 65536, 0),
+	R(UNIT, "sample_window", 0, 65537, -ERANGE),	/* a 16-bit counter */
+	R(UNIT, "sample_window", 0, 1, -ERANGE),
+	R(UNIT, "sample_period", 0, 1ULL << 32, 0),
+	R(UNIT, "sample_period", 0, (1ULL << 32) + 1, -ERANGE),
+	R(UNIT, "sample_period", 0, 3, -ERANGE),
 	R(EVENT, "select", 3, 0x1f, 0),
 	R(EVENT, "select", 3, 0x40, -ERANGE),
 	R(EVENT, "trace", 3, 1, 0),
@@ -199,6 +206,9 @@ static const struct param_case param_cases[] = {
 	M(UNIT, "stall", 0, 1, -EOPNOTSUPP),
 	M(UNIT, "trace_errors", 0, 1, -EOPNOTSUPP),
 	M(UNIT, "atb_trigger", 0, 1, -EOPNOTSUPP),
+	M(UNIT, "sample_window", 0, 5000, -EOPNOTSUPP),	/* no counters */
+	M(UNIT, "sample_window", 0, 0, 0),
+	M(UNIT, "sample_period", 0, 50000, -EOPNOTSUPP),
 	M(UNIT, "el_ns", 0, 4, -EOPNOTSUPP),		/* no EL2 */
 	M(UNIT, "el_ns", 0, 3, 0),
 	M(UNIT, "ts_event", 0, 1, -EOPNOTSUPP),		/* no timestamps */
@@ -389,6 +399,44 @@ static void ete_config_conflicts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ete_config_validate(c, &ctx->caps), -EINVAL);
 	c->bb_ranges = 1;
 	KUNIT_EXPECT_EQ(test, ete_config_validate(c, &ctx->caps), 0);
+}
+
+/*
+ * Sampled trace: a period that is not 2 to 65536 whole windows, a period
+ * without a window, or the resources it programs set by the user too
+ */
+static void ete_config_sample_conflicts(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	struct ete_config *c = &ctx->cfg;
+
+	c->sample_period = 50000;
+	KUNIT_EXPECT_NOT_NULL(test, ete_config_conflict(c));
+	c->sample_window = 5000;
+	KUNIT_EXPECT_NULL(test, ete_config_conflict(c));
+	KUNIT_EXPECT_EQ(test, ete_config_validate(c, &ctx->caps), 0);
+	c->sample_period = 52000;			/* not whole windows */
+	KUNIT_EXPECT_EQ(test, ete_config_validate(c, &ctx->caps), -EINVAL);
+	c->sample_period = 5000;			/* one window */
+	KUNIT_EXPECT_NOT_NULL(test, ete_config_conflict(c));
+	c->sample_period = 5000ULL * 65537;
+	KUNIT_EXPECT_NOT_NULL(test, ete_config_conflict(c));
+	c->sample_period = 5000ULL * 65536;
+	KUNIT_EXPECT_NULL(test, ete_config_conflict(c));
+	c->cntr[1].count_event = ETE_EVENT_TRUE;
+	KUNIT_EXPECT_NOT_NULL(test, ete_config_conflict(c));
+	c->cntr[1].count_event = 0;
+	c->viewinst_event = 2;
+	KUNIT_EXPECT_NOT_NULL(test, ete_config_conflict(c));
+	c->viewinst_event = ETE_EVENT_TRUE;
+	c->seq_fwd[2] = 1;
+	KUNIT_EXPECT_NOT_NULL(test, ete_config_conflict(c));
+	c->seq_fwd[2] = 0;
+	c->rs[4].select = 1;
+	KUNIT_EXPECT_NOT_NULL(test, ete_config_conflict(c));
+	c->rs[4].select = 0;
+	c->cntr[2].count_event = ETE_EVENT_TRUE;	/* not sampling's */
+	KUNIT_EXPECT_NULL(test, ete_config_conflict(c));
 }
 
 /*
@@ -1085,6 +1133,7 @@ static struct kunit_case ete_param_cases[] = {
 	KUNIT_CASE(ete_config_defaults_valid),
 	KUNIT_CASE(ete_config_validate_against_caps),
 	KUNIT_CASE(ete_config_conflicts),
+	KUNIT_CASE(ete_config_sample_conflicts),
 	KUNIT_CASE_PARAM(ete_config_comparator_rules, ete_cmp_gen_params),
 	{}
 };
@@ -1093,6 +1142,48 @@ static struct kunit_suite ete_param_suite = {
 	.name = "ete_config_validate",
 	.test_cases = ete_param_cases,
 };
+
+/*
+ * Sampled trace's registers (ete/sample.c): counter 0 counts cycles and
+ * reloads every window, counter 1 counts its zeros and reloads every
+ * period, the sequencer's state 1 (ViewInst's event) lasts one window;
+ * without a window none of them is written
+ */
+static void ete_image_sample(struct kunit *test)
+{
+	struct ete_test_ctx *ctx = ete_test_setup(test, RICH);
+	struct ete_env env = { .kernel_allowed = true, .reader_allowed = true };
+	struct ete_image *i = &ctx->img;
+
+	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, i);
+	img_absent(test, i, ETE_TRCCNTCTLR_N(0));
+	img_absent(test, i, ETE_TRCSEQEVR_N(0));
+	img_absent(test, i, ETE_TRCRSCTLR_N(4));
+	KUNIT_EXPECT_EQ(test, img(test, i, ETE_TRCVICTLR) & 0xff, 1ULL);
+
+	ctx->cfg.sample_window = 5000;
+	ctx->cfg.sample_period = 500000;
+	KUNIT_ASSERT_EQ(test, ete_config_validate(&ctx->cfg, &ctx->caps), 0);
+	ete_config_to_image(&ctx->cfg, &ctx->caps, &env, i);
+	KUNIT_EXPECT_EQ(test, img(test, i, ETE_TRCRSCTLR_N(2)), 0x20001ULL);
+	KUNIT_EXPECT_EQ(test, img(test, i, ETE_TRCRSCTLR_N(3)), 0x20002ULL);
+	KUNIT_EXPECT_EQ(test, img(test, i, ETE_TRCRSCTLR_N(4)), 0x20020ULL);
+	KUNIT_EXPECT_EQ(test, img(test, i, ETE_TRCCNTRLDVR_N(0)), 4999ULL);
+	KUNIT_EXPECT_EQ(test, img(test, i, ETE_TRCCNTVR_N(0)), 4999ULL);
+	KUNIT_EXPECT_EQ(test, img(test, i, ETE_TRCCNTCTLR_N(0)), 0x10001ULL);
+	KUNIT_EXPECT_EQ(test, img(test, i, ETE_TRCCNTRLDVR_N(1)), 99ULL);
+	KUNIT_EXPECT_EQ(test, img(test, i, ETE_TRCCNTCTLR_N(1)), 0x10002ULL);
+	KUNIT_EXPECT_EQ(test, img(test, i, ETE_TRCSEQEVR_N(0)), 0x0203ULL);
+	KUNIT_EXPECT_EQ(test, img(test, i, ETE_TRCSEQEVR_N(1)), 0ULL);
+	KUNIT_EXPECT_EQ(test, img(test, i, ETE_TRCSEQRSTEVR), 0ULL);
+	KUNIT_EXPECT_EQ(test, img(test, i, ETE_TRCSEQSTR), 0ULL);
+	KUNIT_EXPECT_EQ(test, img(test, i, ETE_TRCVICTLR) & 0xff, 4ULL);
+	/* saved and restored across power-down as the registers in use */
+	KUNIT_EXPECT_EQ(test, i->live.cntr & 3, 3);
+	KUNIT_EXPECT_EQ(test, i->live.rs & 0x1c, 0x1cU);
+	KUNIT_EXPECT_TRUE(test, i->live.seq);
+	img_absent(test, i, ETE_TRCCNTCTLR_N(2));
+}
 
 static struct kunit_case ete_image_cases[] = {
 	KUNIT_CASE(ete_image_defaults_el1),
@@ -1104,6 +1195,7 @@ static struct kunit_case ete_image_cases[] = {
 	KUNIT_CASE(ete_image_minimal),
 	KUNIT_CASE(ete_image_fits),
 	KUNIT_CASE(ete_image_selector_pulls_comparator),
+	KUNIT_CASE(ete_image_sample),
 	KUNIT_CASE_PARAM(ete_live_closure, live_gen_params),
 	KUNIT_CASE(ete_live_caps_bound),
 	{}

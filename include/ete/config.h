@@ -157,6 +157,11 @@ struct ete_ctx_config {
  * @rs: resource selectors (0 and 1 are fixed and unused here)
  * @ctxid: context ID comparators
  * @vmidc: VMID comparators
+ * @sample_window: sampled trace: cycles traced in each period, 0 for
+ *	continuous trace (ete/sample.c: counters 0 and 1, selectors 2 to
+ *	4, the sequencer and ViewInst's event)
+ * @sample_period: sampled trace: cycles from one window's start to the
+ *	next's, 2 to 65536 windows
  */
 struct ete_config {
 	bool cycle_count;
@@ -200,6 +205,8 @@ struct ete_config {
 	struct ete_rs_config rs[ETE_MAX_RS];
 	struct ete_ctx_config ctxid[ETE_MAX_CIDC];
 	struct ete_ctx_config vmidc[ETE_MAX_VMIDC];
+	u32 sample_window;
+	u64 sample_period;
 };
 
 /**
@@ -297,5 +304,16 @@ void ete_config_to_image(const struct ete_config *cfg,
 void ete_config_live(const struct ete_config *cfg,
 		     const struct ete_caps *caps, struct ete_live *live);
 u64 ete_image_get(const struct ete_image *img, u32 reg, bool *found);
+void ete_image_set(struct ete_image *img, u32 reg, u64 val);
+
+bool ete_sample_supported(const struct ete_caps *caps);
+int ete_sample_check_window(const struct ete_caps *caps,
+			    const struct ete_config *cfg, unsigned int idx,
+			    u64 val);
+int ete_sample_check_period(const struct ete_caps *caps,
+			    const struct ete_config *cfg, unsigned int idx,
+			    u64 val);
+const char *ete_sample_conflict(const struct ete_config *cfg);
+void ete_sample_image(const struct ete_config *cfg, struct ete_image *img);
 
 #endif /* _ETE_CONFIG_H */
