@@ -43,6 +43,8 @@ static const char usage[] =
 	"      --q-elements          Q elements with instruction counts\n"
 	"                            (TRCCONFIGR.QE; the path is lost in them)\n"
 	"      --sync-period BYTES   A-Sync period, a power of two\n"
+	"      --sample W/P          sampled trace: W cycles in every P, P a\n"
+	"                            multiple of W (always-on profiling)\n"
 	"  -b, --buffer-size SIZE    TRBE buffer per CPU (K/M suffix, power of two)\n"
 	"  -m, --mode MODE           fill, wrap or circular; in wrap and circular,\n"
 	"                            SIGUSR2 writes a snapshot DIR.1, DIR.2, ...\n"
@@ -124,7 +126,8 @@ static int parse_duration(const char *s, long *ms)
 	return 0;
 }
 
-static int parse_el(const char *s, int *mask)
+/* -e LIST (and a preset's): 0,1,2, user, kernel or all; 0 or -EINVAL */
+int etecap_parse_el(const char *s, int *mask)
 {
 	char *copy, *tok, *save = NULL;
 	int m = 0, ret = 0;
@@ -192,7 +195,7 @@ enum {
 	OPT_INCLUDE = 256, OPT_EXCLUDE, OPT_START, OPT_STOP, OPT_CYCLES,
 	OPT_TS, OPT_RS, OPT_BB, OPT_NOCID, OPT_SYNC, OPT_BEHIND, OPT_MEM,
 	OPT_NOKERNEL, OPT_PROGRESS, OPT_Q, OPT_VERSION, OPT_PERF_DATA,
-	OPT_PRESET, OPT_PID, OPT_COMM, OPT_OTHERS_MAX, OPT_ALL_TASKS,
+	OPT_PRESET, OPT_PID, OPT_COMM, OPT_OTHERS_MAX, OPT_ALL_TASKS, OPT_SAMPLE,
 };
 
 static const struct option long_opts[] = {
@@ -226,6 +229,7 @@ static const struct option long_opts[] = {
 	{ "perf-data", required_argument, NULL, OPT_PERF_DATA },
 	{ "others-max", required_argument, NULL, OPT_OTHERS_MAX },
 	{ "all-tasks", no_argument, NULL, OPT_ALL_TASKS },
+	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -247,6 +251,7 @@ static void opts_defaults(struct etecap_opts *o)
 	o->sync_period = ETECAP_UNSET;
 	o->buffer_size = ETECAP_UNSET;
 	o->duration_ms = ETECAP_UNSET;
+	o->sample_window = ETECAP_UNSET;
 	o->kernel = true;
 	o->progress_ms = 1000;
 	o->others_max = ETECAP_OTHERS_MAX;
@@ -285,7 +290,7 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 			"--duration takes milliseconds, or a number with s or ms" : NULL;
 	case 'e':
 		o->el_given = true;
-		return parse_el(arg, &o->el_mask) ?
+		return etecap_parse_el(arg, &o->el_mask) ?
 			"--el takes a list of 0, 1, 2, or user, kernel, all" : NULL;
 	case 'a':
 		o->all_cpus = true;
@@ -402,6 +407,8 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 	case OPT_ALL_TASKS:
 		o->all_tasks = true;
 		return NULL;
+	case OPT_SAMPLE:
+		return etecap_parse_sample(arg, o);
 	case OPT_PROGRESS:
 		if (parse_u64(arg, &v) || v > INT_MAX)
 			return "--progress takes milliseconds";
@@ -425,53 +432,6 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 	return "";
 }
 
-/*
- * Presets: named option sets for the common uses (etecap(1), PRESETS).
- * They fill only what the command line left unset, wherever --preset is.
- */
-static const struct etecap_preset presets[] = {
-	{ .name = "autofdo", .el = "user", .mode = "fill",
-	  .buffer_size = 16 << 20, .return_stack = 1, .timestamps = 0,
-	  .what = "user space, every branch, no timestamps, 16 MiB, fill mode" },
-	{ .name = "flight", .el = "all", .mode = "circular",
-	  .buffer_size = 4 << 20, .return_stack = 1, .timestamps = 1,
-	  .what = "flight recorder: the newest 4 MiB per CPU (circular mode), timestamps" },
-	{ .name = "kernel", .el = "kernel", .mode = "fill",
-	  .buffer_size = 4 << 20, .return_stack = 1, .timestamps = 1,
-	  .what = "the kernel only, timestamps" },
-	{ .name = "user", .el = "user", .mode = "fill",
-	  .buffer_size = 4 << 20, .return_stack = 1, .timestamps = 1,
-	  .what = "user space only, timestamps" },
-};
-
-const struct etecap_preset *etecap_find_preset(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(presets); i++)
-		if (!strcmp(presets[i].name, name))
-			return &presets[i];
-	return NULL;
-}
-
-static void apply_preset(struct etecap_opts *o)
-{
-	const struct etecap_preset *p = o->preset;
-
-	if (!p)
-		return;
-	if (!o->el_given)
-		parse_el(p->el, &o->el_mask);
-	if (!o->mode)
-		o->mode = p->mode;
-	if (o->buffer_size == ETECAP_UNSET)
-		o->buffer_size = p->buffer_size;
-	if (o->return_stack == ETECAP_UNSET)
-		o->return_stack = p->return_stack;
-	if (o->timestamps == ETECAP_UNSET)
-		o->timestamps = p->timestamps;
-}
-
 /* With --profile the unit and buffer settings are the profile's */
 static const char *check_profile(const struct etecap_opts *o)
 {
@@ -485,6 +445,7 @@ static const char *check_profile(const struct etecap_opts *o)
 	    o->branch_broadcast != ETECAP_UNSET ||
 	    o->context_id != ETECAP_UNSET || o->q_elements != ETECAP_UNSET ||
 	    o->sync_period != ETECAP_UNSET ||
+	    o->sample_window != ETECAP_UNSET ||
 	    o->buffer_size != ETECAP_UNSET || o->mode || o->when_behind)
 		return "--profile carries the trace settings: change them in the profile";
 	return NULL;
@@ -583,7 +544,10 @@ int etecap_parse(struct etecap_opts *o, int argc, char **argv)
 		o->npids = 0;
 	}
 	if (!msg)
-		apply_preset(o);
+		etecap_apply_preset(o);
+	/* the CID filter and sampling both need ViewInst's event */
+	if (!msg && (o->npids || o->comm) && o->sample_window > 0)
+		msg = "--sample takes ViewInst's event: not with --pid or --comm";
 	if (!msg && o->ninclude + o->nexclude > ETECAP_MAX_RANGES)
 		msg = "at most 8 include and exclude ranges together";
 	if (!msg)

@@ -138,6 +138,12 @@ static int write_summary(const struct etecap *e)
 		fprintf(f, "tasks=%d\n", e->bound);
 	else
 		fprintf(f, "tasks=all\n");
+	/* sampled trace: WINDOW/PERIOD cycles (a profile scales by it) */
+	if (e->o.sample_window > 0)
+		fprintf(f, "sample=%lld/%lld\n", e->o.sample_window,
+			e->o.sample_period);
+	else
+		fprintf(f, "sample=off\n");
 	if (e->o.cmd) {
 		fprintf(f, "command=");
 		for (i = 0; e->o.cmd[i]; i++)

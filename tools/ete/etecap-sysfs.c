@@ -271,6 +271,11 @@ static int configure_unit(const struct etecap_opts *o, int cpu)
 		ret = set(ETE_SYSFS, cpu, "q_elements", "%llu", o->q_elements);
 	if (!ret && o->sync_period != ETECAP_UNSET)
 		ret = set(ETE_SYSFS, cpu, "sync_period", "%llu", o->sync_period);
+	if (!ret && o->sample_window > 0)
+		ret = set(ETE_SYSFS, cpu, "sample_window", "%llu",
+			  o->sample_window) ?:
+		      set(ETE_SYSFS, cpu, "sample_period", "%llu",
+			  o->sample_period);
 	ret = ret ?: configure_pids(o, cpu);
 	return ret ?: configure_addresses(o, cpu);
 }

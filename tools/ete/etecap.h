@@ -82,6 +82,8 @@ struct etecap_preset {
 	long long buffer_size;
 	int return_stack;
 	int timestamps;
+	long long sample_window;	/* 0: continuous */
+	long long sample_period;
 	const char *what;
 };
 
@@ -131,6 +133,8 @@ struct etecap_opts {
 	long long others_max;	/* --others-max: code of other tasks, bytes */
 	char **cmd;		/* NULL: no command */
 	bool all_tasks;		/* --all-tasks: no task mode */
+	long long sample_window;	/* --sample WINDOW/PERIOD, cycles */
+	long long sample_period;
 	pid_t task_pid;		/* -p in task mode: the process bound */
 };
 
@@ -225,6 +229,9 @@ void etecap_usage(FILE *f);
 int etecap_parse_cpulist(const char *s, int **cpus, const char **why);
 int etecap_singles(const struct etecap_opts *o, struct etecap_single *out);
 const struct etecap_preset *etecap_find_preset(const char *name);
+void etecap_apply_preset(struct etecap_opts *o);
+int etecap_parse_el(const char *s, int *mask);
+const char *etecap_parse_sample(const char *arg, struct etecap_opts *o);
 int etecap_resolve_pids(struct etecap_opts *o, const char *proc);
 int etecap_online_cpus(const char *path, int **cpus);
 

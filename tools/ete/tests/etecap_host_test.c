@@ -145,6 +145,17 @@ static const struct parse_case parses[] = {
 	{ 0, { "--perf-data", "perf.data", "-o", "dir" } },
 	{ -EINVAL, { "--perf-data", "" } },
 	{ -EINVAL, { "--perf-data" } },
+	{ 0, { "--sample", "5000/500000", "--", "true" } },
+	{ 0, { "--sample", "2/131072" } },
+	{ -EINVAL, { "--sample", "5000/52000" } },	/* not whole windows */
+	{ -EINVAL, { "--sample", "5000/5000" } },	/* one window */
+	{ -EINVAL, { "--sample", "2/131074" } },	/* 65537 windows */
+	{ -EINVAL, { "--sample", "1/100" } },
+	{ -EINVAL, { "--sample", "65537/131074" } },
+	{ -EINVAL, { "--sample", "5000" } },
+	{ -EINVAL, { "--sample", "5000/-10000" } },
+	{ -EINVAL, { "--pid", "7", "--sample", "1000/10000" } },
+	{ -EINVAL, { "-P", "prof", "--sample", "1000/10000" } },
 };
 
 /* --preset fills what the command line left unset, wherever it is */
@@ -171,6 +182,9 @@ TEST(presets)
 	static const char * const user_all[] = {
 		"--preset", "user", "-e", "all", NULL
 	};
+	static const char * const sampled[] = {
+		"--preset", "autofdo", "--sample", "1000/10000", NULL
+	};
 
 	ASSERT_EQ(0, parse_words(&o, autofdo));
 	EXPECT_EQ(1, o.el_mask);		/* EL0 */
@@ -178,7 +192,13 @@ TEST(presets)
 	EXPECT_EQ(16LL << 20, o.buffer_size);
 	EXPECT_EQ(0, o.timestamps);
 	EXPECT_EQ(1, o.return_stack);
+	EXPECT_EQ(5000, o.sample_window);	/* sampled: always-on */
+	EXPECT_EQ(5000LL * 4096, o.sample_period);
+	ASSERT_EQ(0, parse_words(&o, sampled));
+	EXPECT_EQ(1000, o.sample_window);	/* --sample wins */
+	EXPECT_EQ(10000, o.sample_period);
 	ASSERT_EQ(0, parse_words(&o, flight));
+	EXPECT_EQ(ETECAP_UNSET, o.sample_window);	/* continuous */
 	EXPECT_STREQ("circular", o.mode);
 	EXPECT_EQ(1LL << 20, o.buffer_size);	/* -b before --preset wins */
 	EXPECT_EQ(1, o.timestamps);

@@ -33,6 +33,7 @@ static const char * const unit_files[] = {
 	"return_stack", "branch_broadcast", "context_id", "q_elements",
 	"sync_period", "include_ranges", "exclude_ranges", "start_addrs",
 	"stop_addrs", "ss_status", "viewinst_event", "rs2/group", "rs2/select",
+	"sample_window", "sample_period",
 };
 
 static const struct { const char *file, *val; } unit_values[] = {

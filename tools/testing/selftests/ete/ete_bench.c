@@ -984,6 +984,80 @@ static void bench_task_switch(void)
 	(void)w0;
 }
 
+/*
+ * Figure 10: sampled trace (sample_window, sample_period) on one CPU, the
+ * model running 20,000 cycles a millisecond traced or not: trace bytes
+ * per 1,000 cycles continuous and at window/period 1/2 to 1/128, each as
+ * a fraction of the continuous rate beside window/period, and the TRBE
+ * interrupts per second the driver takes (its cost: a window costs it
+ * nothing, a full buffer does), all in one run.  Circular mode: the
+ * buffer never stops the unit.
+ */
+static void bench_sample(void)
+{
+	static const int periods[] = { 0, 2, 8, 32, 128 };
+	const char *unit = "/sys/class/ete/ete1/";
+	double cont = 0;
+	char path[128], val[32];
+	struct tbuf t;
+	size_t i;
+
+	model_configure(SWITCH_CPU, "1048576", "circular", "ignore", "0",
+			"stop");
+	quiet(SWITCH_CPU);
+	if (model_set(SWITCH_CPU, "cycles", "20000"))
+		return;
+	for (i = 0; i < ARRAY_SIZE(periods); i++) {
+		long long b0, c0, i0, bytes, cycles;
+		double t0, secs, per_k;
+
+		snprintf(path, sizeof(path), "%ssample_window", unit);
+		write_file(path, periods[i] ? "1000" : "0",
+			   periods[i] ? 4 : 1);
+		snprintf(path, sizeof(path), "%ssample_period", unit);
+		snprintf(val, sizeof(val), "%d", 1000 * periods[i]);
+		write_file(path, val, strlen(val));
+		if (tbuf_open(&t, SWITCH_CPU))
+			break;
+		if (ioctl(t.fd, ETE_TRBE_IOC_START)) {
+			tbuf_close(&t);
+			break;
+		}
+		b0 = model_stat(SWITCH_CPU, "bytes_out");
+		c0 = model_stat(SWITCH_CPU, "vi_cycles");
+		i0 = model_stat(SWITCH_CPU, "irqs");
+		t0 = now_s();
+		usleep(step_secs * 1e6);
+		bytes = model_stat(SWITCH_CPU, "bytes_out") - b0;
+		cycles = model_stat(SWITCH_CPU, "vi_cycles") - c0;
+		secs = now_s() - t0;
+		ioctl(t.fd, ETE_TRBE_IOC_STOP);
+		tbuf_close(&t);
+		if (cycles <= 0)
+			break;
+		per_k = 1000.0 * bytes / cycles;
+		if (!periods[i]) {
+			cont = per_k;
+			fig("sample_bytes_per_kcycle_continuous", per_k, "ref",
+			    "trace bytes per 1,000 cycles, continuous");
+			continue;
+		}
+		snprintf(val, sizeof(val), "sample_rate_ratio_1_%d",
+			 periods[i]);
+		fig(val, cont > 0 ? per_k / cont : 0, "ref",
+		    "bytes per cycle sampled / continuous");
+		snprintf(val, sizeof(val), "sample_expected_1_%d", periods[i]);
+		fig(val, 1.0 / periods[i], "ref", "window / period");
+		snprintf(val, sizeof(val), "sample_irqs_per_s_1_%d",
+			 periods[i]);
+		fig(val, (model_stat(SWITCH_CPU, "irqs") - i0) / secs,
+		    "lower", "TRBE interrupts per second (1 MiB circular)");
+	}
+	write_file("/sys/class/ete/ete1/sample_window", "0", 1);
+	write_file("/sys/class/ete/ete1/sample_period", "0", 1);
+	model_set(SWITCH_CPU, "cycles", "0");
+}
+
 int main(int argc, char **argv)
 {
 	int opt;
@@ -1014,5 +1088,6 @@ int main(int argc, char **argv)
 	bench_drain();
 	bench_stream();
 	bench_task_switch();
+	bench_sample();
 	return 0;
 }
