@@ -89,7 +89,7 @@ def parse_options(argv):
     """The unit options of an etecap command line"""
     o = {"el": None, "include": [], "exclude": [], "start": [], "stop": [],
          "cycles": False, "timestamps": False, "return_stack": False,
-         "bb": False, "q": False}
+         "bb": False, "q": False, "sample": None}
     with_arg = {"-o", "--output", "-c", "--cpus", "-P", "--profile", "-p",
                 "--attach", "-t", "--duration", "--preset", "--pid", "--comm",
                 "--sync-period", "-b", "--buffer-size", "-m", "--mode",
@@ -119,6 +119,10 @@ def parse_options(argv):
             o["bb"] = True
         elif a == "--q-elements":
             o["q"] = True
+        elif a == "--sample":
+            w, per = val.split("/")
+            o["sample"] = (int(w, 0), int(per, 0))
+            i += 1
         elif a in with_arg:
             i += 1
         i += 1
@@ -320,6 +324,27 @@ def check(case_dir, cpu, argv):
         c.ok(bool(qs) == o["q"], "%d Q records in the truth" % len(qs),
              "Q elements %s" % ("asked" if o["q"] else "not asked"),
              quiet=not o["q"])
+    # --sample W/P (ete/sample.c): counter 0 reloads every window, counter 1
+    # every P/W windows (RYLYPH), the sequencer's F0 on counter 1 at zero
+    # and B0 on counter 0 at zero (RJDPYL), ViewInst's event state 1
+    # (RHQHFT); without it the event is the TRUE selector 1 (RSXSQT)
+    event = victlr & 0xff
+    if o["sample"]:
+        w, per = o["sample"]
+        want = {"TRCCNTRLDVR0": w - 1, "TRCCNTCTLR0": 0x10001,
+                "TRCCNTRLDVR1": per // w - 1, "TRCCNTCTLR1": 0x10002,
+                "TRCRSCTLR2": 0x20001, "TRCRSCTLR3": 0x20002,
+                "TRCRSCTLR4": 0x20020, "TRCSEQEVR0": 0x0203}
+        bad = ["%s %s, want 0x%x" % (k, "0x%x" % regs[k] if k in regs
+                                     else "unset", v)
+               for k, v in sorted(want.items()) if regs.get(k) != v]
+        c.ok(event == 4 and not bad,
+             "--sample %d/%d: TRCVICTLR.EVENT %d, counters, selectors and "
+             "sequencer as ete/sample.c programs them" % (w, per, event),
+             "; ".join(bad) or "want EVENT 4 (sequencer state 1)")
+    else:
+        c.ok(event == 1, "TRCVICTLR.EVENT %d" % event,
+             "want 1 (always TRUE) without --sample", quiet=True)
     c.said.append("TRCCONFIGR 0x%x%s" %
                   (configr, "" if c.fails else ", the rest as asked"))
     if hashed:

@@ -319,6 +319,29 @@ rc=$?
 tap $? "--all-tasks: no CPU bound, both started, etecap.txt says tasks=all" \
 	"$(echo "exit $rc"; cat "$out/ioctl.log" "$out/run.log")"
 
+# 26: --sample writes every unit's sample_window and sample_period (after
+# its reset, before the start), and etecap.txt says sample=W/P; without
+# it neither file is written and etecap.txt says sample=off
+fake
+run -c 1,3 -t 3600s -o "$out/sample" --sample 1000/10000 -- true
+rc=$?
+got=
+for c in 1 3; do
+	got="$got$(cat "$root/sys/class/ete/ete$c/sample_window")/"
+	got="$got$(cat "$root/sys/class/ete/ete$c/sample_period") "
+done
+[ $rc = 0 ] && [ "$got" = "1000/10000 1000/10000 " ] &&
+	grep -qx 'sample=1000/10000' "$out/sample/etecap.txt"
+tap $? "--sample 1000/10000: each unit's sample_window and sample_period written, etecap.txt says sample=1000/10000" \
+	"$(echo "exit $rc, files: $got"; grep '^sample' "$out/sample/etecap.txt"; cat "$out/run.log")"
+fake
+run -c 1 -t 3600s -o "$out/sample" -- true
+rc=$?
+[ $rc = 0 ] && [ ! -s "$root/sys/class/ete/ete1/sample_window" ] &&
+	grep -qx 'sample=off' "$out/sample/etecap.txt"
+tap $? "without --sample: sample_window not written, etecap.txt says sample=off" \
+	"$(echo "exit $rc"; grep '^sample' "$out/sample/etecap.txt"; cat "$out/run.log")"
+
 # 23: -p PID is task mode too: every CPU bound to that PID before the
 # starts, and the capture ends with the process; two processes are refused
 # in task mode, before anything is opened
