@@ -64,6 +64,11 @@ static const struct attr_case attrs[] = {
 	{ "stop_addrs", "0x8000", "TRCVISSCTLR", 0xffff0000, 0x80000000,
 	  "0x10000", ERANGE },
 	{ "atb_trigger", "1", "TRCEVENTCTL1R", 0x800, 0x800, "2", ERANGE },
+	/* sampled trace: counter 0 reloads every window, 1 every period */
+	{ "sample_window", "1000", "TRCCNTRLDVR0", 0xffff, 999, "65537",
+	  ERANGE },
+	{ "sample_period", "20000", "TRCCNTRLDVR1", 0xffff, 19, "4294967297",
+	  ERANGE },
 	{ "event0/select", "3", "TRCEVENTCTL0R", 0xff, 3, "0x40", ERANGE },
 	{ "event3/select", "0x8f", "TRCEVENTCTL0R", 0xff000000, 0x8f000000,
 	  "0x90", ERANGE },
@@ -124,6 +129,9 @@ static const struct attr_case attrs[] = {
 /* Fields a case needs set first (Table D4-25: no-overflow is a stall mode) */
 static const struct { const char *attr, *pre, *val; } prereqs[] = {
 	{ "no_overflow", "stall", "1" },
+	/* a sample period is a whole number of windows (ete/sample.c) */
+	{ "sample_window", "sample_period", "20000" },
+	{ "sample_period", "sample_window", "1000" },
 };
 
 /*
