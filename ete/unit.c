@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The trace unit: presence, capabilities, and the programming state
- * machine (Arm ARM D4.1.6, Table D4-1):
+ * The trace unit: presence, capabilities, the programming state machine
+ * (Arm ARM D4.1.6, Table D4-1):
  *
  *        EN=1            finite time            EN=0
  *   Idle -----> Enabling -----------> Running -------> Unstable
@@ -12,9 +12,9 @@
  * Registers other than TRCPRGCTLR and the claim tags are written only in
  * Idle (RRWYQD); EN changes only in Idle or Running (RMDZDN); after an EN
  * write, and between TRCSTATR reads, a context synchronization event
- * (SHSXGZ).  Every wait is bounded and the caller gets -ETIMEDOUT; a unit
- * that does not leave Enabling keeps EN=1, with trace prohibited, until a
- * later enable sees it Running and disables it.
+ * (SHSXGZ).  Every wait is bounded (-ETIMEDOUT); a unit that does not
+ * leave Enabling keeps EN=1, trace prohibited, until a later enable sees
+ * it Running and disables it.
  */
 
 #include <linux/bitfield.h>
@@ -60,8 +60,7 @@
  *
  * Bounded: ETE_POLL_TRIES reads, one microsecond apart.
  *
- * Context: on @u->cpu with IRQs disabled for a system-register unit;
- * does not sleep.
+ * Context: on @u->cpu, IRQs disabled, for a system-register unit; atomic.
  * Return: 0, or -ETIMEDOUT.
  */
 int ete_unit_poll_statr(struct ete_unit *u, u32 mask, u32 want)
@@ -130,9 +129,8 @@ static void ete_unit_release_local(struct ete_unit *u)
  * ete_unit_os_locked() - whether the PE OS Lock is locked
  * @u: the unit
  *
- * Locked by another agent, the unit is disabled (RVBMLV), and the
- * external view's trace registers may answer with errors (D.11,
- * RYSHRS): look before any other access.
+ * Locked by another agent, the unit is disabled (RVBMLV) and the external
+ * view's registers may answer with errors (D.11, RYSHRS): look first.
  *
  * Context: on @u->cpu, preemption disabled.
  * Return: OSLSR_EL1.OSLK.
@@ -195,11 +193,9 @@ static int ete_unit_claim_local(struct ete_unit *u, const char **msg)
  * TRFCR, then EN=1, and waits for the unit to leave Idle (Running).
  *
  * Context: on @u->cpu with IRQs disabled (a cross-call); does not sleep.
- * Return:
- * * 0 on success
- * * -ETIMEDOUT if the unit was not Idle, or did not leave Idle, in time
- *   (then EN stays set, trace prohibited: see ete_unit_settle_local())
- * * -EBUSY if the OS Lock is locked or an external debugger claimed it
+ * Return: 0; -ETIMEDOUT if the unit was not Idle, or did not leave Idle,
+ * in time (then EN stays set, trace prohibited: ete_unit_settle_local());
+ * -EBUSY if the OS Lock is locked or an external debugger claimed it.
  */
 int ete_unit_enable_local(struct ete_unit *u, u64 trfcr, const char **msg)
 {
@@ -490,6 +486,11 @@ static void ete_unit_err_work(struct work_struct *work)
 		hooks->error(u, err, gen);
 }
 
+static void ete_unit_err_irq(struct irq_work *w)
+{
+	schedule_work(&container_of(w, struct ete_unit, err_irq)->err_work);
+}
+
 /**
  * ete_unit_report_error() - a sink failed on the unit's CPU
  * @u: the unit
@@ -497,7 +498,8 @@ static void ete_unit_err_work(struct work_struct *work)
  * @gen: the session generation (&ete_unit.sess_gen) the report is about
  *
  * Records the error and has &ete_unit_hooks.error handle it from a work
- * item: the reporter may be in any context.
+ * item queued by an irq_work: the reporter may hold a lock the scheduler
+ * takes (task mode's switch hook takes a sink's under the runqueue lock).
  *
  * Context: any.
  */
@@ -509,7 +511,7 @@ void ete_unit_report_error(struct ete_unit *u, int err, unsigned long gen)
 	u->async_err = err ? err : -EIO;
 	u->err_gen = gen;
 	raw_spin_unlock_irqrestore(&u->err_lock, flags);
-	schedule_work(&u->err_work);
+	irq_work_queue(&u->err_irq);
 }
 
 /**
@@ -543,6 +545,7 @@ struct ete_unit *ete_unit_create(struct device *parent, int cpu,
 	u->overridden = overridden;
 	ete_access_get_pe(cpu, &u->pe);
 	INIT_WORK(&u->err_work, ete_unit_err_work);
+	init_irq_work(&u->err_irq, ete_unit_err_irq);
 	raw_spin_lock_init(&u->err_lock);
 
 	ret = ete_unit_probe_hw(u);
@@ -591,6 +594,7 @@ void ete_unit_unpublish(struct ete_unit *u)
  */
 void ete_unit_destroy(struct ete_unit *u)
 {
+	irq_work_sync(&u->err_irq);
 	cancel_work_sync(&u->err_work);
 	kfree(u);
 }

@@ -14,6 +14,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/irq_work.h>
 #include <linux/workqueue.h>
 
 #include <ete/access.h>
@@ -144,6 +145,7 @@ struct ete_pm_state {
  * @err_gen: the value of @sess_gen when @async_err was reported
  * @err_lock: makes @async_err and @err_gen one report
  * @err_work: stops the unit after a sink error
+ * @err_irq: queues @err_work with no lock of the reporter held
  * @sess_gen: counts the sessions that claimed the CPU; a late error report
  *	of an earlier session must not stop a later one
  * @pm: the state saved across power-down
@@ -178,6 +180,7 @@ struct ete_unit {
 	unsigned long err_gen;
 	raw_spinlock_t err_lock;
 	struct work_struct err_work;
+	struct irq_work err_irq;
 	unsigned long sess_gen;
 	struct ete_pm_state pm;
 	void *sysfs_mem;

@@ -258,6 +258,7 @@ void em_gen_start(struct em_unit *u)
 	em_gen_config(u, &g->cfg);
 	/* RVNGFG, RTQWHX: the resources go on from their registers */
 	em_res_init(&u->res, u->trc, u->prof->idr[4], u->prof->idr[5]);
+	em_res_used(u, &u->res.cntr_used, &u->res.seq_used);
 	memset(&g->vi, 0, sizeof(g->vi));
 	em_walk_init(&g->walk, em_seed + u->cpu, em_kernel_el());
 	em_trace_reset(&g->tr, &g->cfg);
@@ -340,10 +341,13 @@ static void em_gen_step(struct em_unit *u)
 	};
 	u32 period = u->trc[ETE_TRCSYNCPR / 4] & GENMASK(4, 0);
 	struct em_gen *g = &u->gen;
+	/* ViewInst's event as the last cycle left the resources */
+	bool vi = em_gen_viewinst(u);
 	struct em_block b;
 	int ret;
 
-	if (g->need_sync) {
+	/* the synchronization of the first trace, when there is trace */
+	if (g->need_sync && vi) {
 		em_gen_sync(u, false);
 		return;
 	}
@@ -356,8 +360,7 @@ static void em_gen_step(struct em_unit *u)
 		g->walk_err = ret;
 		return;
 	}
-	/* ViewInst's event as the last cycle left the resources */
-	g->tr.ev_off = !em_gen_viewinst(u);
+	g->tr.ev_off = !vi;
 	em_trace_block(&g->tr, &g->cfg, &out, &b);
 	/*
 	 * RRBMQM: the resources run on the PE's clock, one cycle per

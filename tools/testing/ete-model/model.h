@@ -455,6 +455,7 @@ void em_gen_start(struct em_unit *u);
 void em_gen_overflow_out(struct em_unit *u);
 void em_gen_run(struct em_unit *u, unsigned int budget, u64 cycles,
 		u64 max_ns);
+void em_res_used(const struct em_unit *u, u8 *cntr, bool *seq);
 void em_gen_context(struct em_unit *u, u32 cid);
 int em_gen_init(struct em_unit *u);
 void em_gen_free(struct em_unit *u);

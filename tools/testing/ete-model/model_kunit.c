@@ -299,6 +299,19 @@ static void shsxgz_reads_without_isb(struct kunit *test)
 }
 
 /*
+ * Counter 0 counting every cycle (selector 1, TRUE) from 0xffff, and
+ * referenced (ETEEvent 0 is selector 2, counter 0 at zero): the model
+ * runs only the counters the unit looks at
+ */
+static void em_count_cycles(struct kunit *test)
+{
+	em_wr(test, ETE_TRCCNTCTLR_N(0), 1);
+	em_wr(test, ETE_TRCCNTVR_N(0), 0xffff);
+	em_wr(test, ETE_TRCRSCTLR_N(2), (2 << 16) | BIT(0));
+	em_wr(test, ETE_TRCEVENTCTL0R, 2);
+}
+
+/*
  * RWZQWC: the unit's own counting reaches a direct read only after a
  * context synchronization event taken while Idle or Stable; IPNZZH: one
  * taken while Unstable does not do it
@@ -309,8 +322,7 @@ static void rwzqwc_counter_seen_after_isb_in_stable(struct kunit *test)
 	u64 v;
 
 	em_setup(test);
-	em_wr(test, ETE_TRCCNTCTLR_N(0), 1);	/* count selector 1 (TRUE) */
-	em_wr(test, ETE_TRCCNTVR_N(0), 0xffff);
+	em_count_cycles(test);
 	em_wr(test, ETE_TRCPRGCTLR, 1);
 	em_isb(test);
 	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_RUNNING, EM_POLLS));
@@ -353,9 +365,10 @@ static void rbptkt_counter_counts_when_running(struct kunit *test)
 	struct em_test *t = test->priv;
 
 	em_setup(test);
-	em_wr(test, ETE_TRCCNTCTLR_N(0), 1);	/* count selector 1 (TRUE) */
-	em_wr(test, ETE_TRCCNTVR_N(0), 0xffff);
-	em_run(test);
+	em_count_cycles(test);
+	em_wr(test, ETE_TRCPRGCTLR, 1);	/* not em_run(): its set-up unrefers it */
+	em_isb(test);
+	KUNIT_ASSERT_TRUE(test, em_wait_state(test, EM_RUNNING, EM_POLLS));
 	ete_model_tick(t->m, t->cpu, 1024);
 	/* one count per cycle, one cycle per instruction the PE ran */
 	KUNIT_EXPECT_EQ(test, ete_model_peek(t->m, t->cpu, ETE_TRCCNTVR_N(0)),

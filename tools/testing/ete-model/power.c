@@ -215,6 +215,24 @@ static void em_refs_of(const struct em_profile *p, const u64 *trc,
 	} while (memcmp(&prev, r, sizeof(prev)));
 }
 
+/**
+ * em_res_used() - the counters and sequencer the unit looks at
+ * @u: the unit, its registers programmed
+ * @cntr: set to the counters referenced, through the event selectors of
+ *	ViewInst, the ETEEvents and the timestamp event and what those name
+ * @seq: set to whether the sequencer is
+ *
+ * Context: the unit's lock held.
+ */
+void em_res_used(const struct em_unit *u, u8 *cntr, bool *seq)
+{
+	struct em_refs r;
+
+	em_refs_of(u->prof, u->trc, &r);
+	*cntr = r.cntr;
+	*seq = r.seq;
+}
+
 /* Whether register @i (offset / 4) is one the unit looks at */
 static bool em_refs_has(const struct em_refs *r, unsigned int i)
 {

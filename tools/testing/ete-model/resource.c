@@ -16,7 +16,11 @@
  *
  * The model's PE runs one instruction per cycle; em_res_run() is called
  * with the instructions of each block it executes outside a prohibited
- * region (RFHFMP: resources do not count while Paused).
+ * region (RFHFMP: resources do not count while Paused).  Only the
+ * counters and sequencer the unit looks at run (@cntr_used, @seq_used,
+ * which the generator narrows to what the event selectors reference): a
+ * counter nothing references cannot change the trace, and one left at
+ * its UNKNOWN reset value would cost the model for nothing.
  */
 
 #include <linux/bitfield.h>
@@ -73,6 +77,8 @@ void em_res_init(struct em_res *r, const u64 *trc, u32 idr4, u32 idr5)
 	r->nr_seq = FIELD_GET(GENMASK(27, 25), idr5) == EM_RES_NR_SEQ ?
 		    EM_RES_NR_SEQ : 0;
 	r->nr_sel = 2 * (FIELD_GET(GENMASK(19, 16), idr4) + 1);
+	r->cntr_used = GENMASK(r->nr_cntr, 0) >> 1;
+	r->seq_used = r->nr_seq;
 	r->cnt_zero = 0;
 	for (n = 0; n < r->nr_cntr; n++)
 		if (!(reg(trc, ETE_TRCCNTVR_N(n)) & 0xffff) &&
@@ -191,10 +197,11 @@ bool em_res_static(const struct em_res *r, const u64 *trc)
 	unsigned int n;
 
 	for (n = 0; n < r->nr_cntr; n++)
-		if (reg(trc, ETE_TRCCNTCTLR_N(n)) &
-		    (EM_CNT_CNTEVENT | EM_CNT_RLDEVENT | EM_CNT_CHAIN))
+		if ((r->cntr_used & BIT(n)) &&
+		    (reg(trc, ETE_TRCCNTCTLR_N(n)) &
+		     (EM_CNT_CNTEVENT | EM_CNT_RLDEVENT | EM_CNT_CHAIN)))
 			return false;
-	if (!r->nr_seq)
+	if (!r->nr_seq || !r->seq_used)
 		return true;
 	for (n = 0; n < EM_RES_NR_SEQ - 1; n++)
 		if (reg(trc, ETE_TRCSEQEVR_N(n)) & (EM_SEQ_F | EM_SEQ_B))
@@ -216,6 +223,11 @@ static u8 em_res_counters(const struct em_res *r, u64 *trc)
 		u16 v = *val & 0xffff;
 		bool self = ctl & EM_CNT_RLDSELF;
 		bool dec, rld, reload;
+
+		if (!(r->cntr_used & BIT(n))) {
+			zero |= r->cnt_zero & BIT(n);	/* holds */
+			continue;
+		}
 
 		dec = em_res_event(r, trc, FIELD_GET(EM_CNT_CNTEVENT, ctl)) ||
 		      ((n & 1) && (ctl & EM_CNT_CHAIN) && reloaded[n - 1]);
@@ -250,6 +262,8 @@ static u8 em_res_sequencer(const struct em_res *r, u64 *trc)
 	if (!r->nr_seq)
 		return 0;
 	s = reg(trc, ETE_TRCSEQSTR) & 3;
+	if (!r->seq_used)
+		return r->seq_active;	/* holds */
 	if (em_res_event(r, trc, reg(trc, ETE_TRCSEQRSTEVR) & 0xff)) {
 		trc[ETE_TRCSEQSTR / 4] = 0;
 		return BIT(0);
@@ -284,7 +298,7 @@ static unsigned int em_res_steady(struct em_res *r, u64 *trc,
 	bool dec[EM_RES_NR_CNTR];
 	u8 zero = 0;
 
-	if (r->nr_seq) {
+	if (r->nr_seq && r->seq_used) {
 		u64 ev = s < 3 ? reg(trc, ETE_TRCSEQEVR_N(s)) : 0;
 		u64 back = s ? reg(trc, ETE_TRCSEQEVR_N(s - 1)) : 0;
 
@@ -300,6 +314,11 @@ static unsigned int em_res_steady(struct em_res *r, u64 *trc,
 		u16 v = reg(trc, ETE_TRCCNTVR_N(n)) & 0xffff;
 		bool self = ctl & EM_CNT_RLDSELF;
 
+		dec[n] = false;
+		if (!(r->cntr_used & BIT(n))) {
+			zero |= r->cnt_zero & BIT(n);
+			continue;
+		}
 		/* chaining counts a reload of the lower counter: none here */
 		dec[n] = em_res_event(r, trc, FIELD_GET(EM_CNT_CNTEVENT, ctl));
 		if (em_res_event(r, trc, FIELD_GET(EM_CNT_RLDEVENT, ctl)) ||

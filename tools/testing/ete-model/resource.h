@@ -18,6 +18,8 @@
  * @nr_cntr: counters implemented (TRCIDR5.NUMCNTR)
  * @nr_seq: sequencer states (TRCIDR5.NUMSEQSTATE: 0 or 4)
  * @nr_sel: resource selectors implemented (2 x (TRCIDR4.NUMRSPAIR + 1))
+ * @cntr_used: the counters that run (em_res_init(): all implemented)
+ * @seq_used: the sequencer runs (em_res_init(): when implemented)
  * @cid: the PE's context ID (CONTEXTIDR_EL1), for the CID comparators
  * @vmid: the value the VMID comparators see
  * @cnt_zero: bit n: the counter-at-zero resource of counter n is active
@@ -28,6 +30,8 @@ struct em_res {
 	u8 nr_cntr;
 	u8 nr_seq;
 	u8 nr_sel;
+	u8 cntr_used;
+	bool seq_used;
 	u32 cid;
 	u32 vmid;
 	u8 cnt_zero;
