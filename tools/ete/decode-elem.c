@@ -322,6 +322,13 @@ ocsd_datapath_resp_t elem_cb(const void *ctx,
 	case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
 	case OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH:
 		d->nranges++;
+		if (cfg.mode == MODE_AFDO) {
+			if (e->elem_type == OCSD_GEN_TRC_ELEM_INSTR_RANGE)
+				afdo_range(d, e);
+			else
+				afdo_break(d);
+			break;
+		}
 		if (print) {
 			put_range(d, idx, e,
 				  e->elem_type == OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH);
@@ -349,6 +356,7 @@ ocsd_datapath_resp_t elem_cb(const void *ctx,
 			put_context(d, idx);
 		break;
 	case OCSD_GEN_TRC_ELEM_ADDR_NACC:
+		afdo_break(d);
 		d->nacc++;
 		if (!d->quiet)
 			put_nacc(d, idx, e->st_addr);
@@ -359,18 +367,22 @@ ocsd_datapath_resp_t elem_cb(const void *ctx,
 		break;
 	case OCSD_GEN_TRC_ELEM_EXCEPTION:
 	case OCSD_GEN_TRC_ELEM_EXCEPTION_RET:
+		afdo_break(d);
 		if (print)
 			put_exception(d, idx, e);
 		break;
 	case OCSD_GEN_TRC_ELEM_TRACE_ON:
+		afdo_break(d);
 		if (print)
 			put_onoff(d, idx, "on", trace_on_reason(e->trace_on_reason));
 		break;
 	case OCSD_GEN_TRC_ELEM_NO_SYNC:
+		afdo_break(d);
 		if (print)
 			put_onoff(d, idx, "unsynced", unsync_reason(e->unsync_eot_info));
 		break;
 	case OCSD_GEN_TRC_ELEM_EO_TRACE:
+		afdo_break(d);
 		if (print)
 			put_onoff(d, idx, "off", unsync_reason(e->unsync_eot_info));
 		break;
@@ -500,6 +512,7 @@ static void decode_job(struct job *j)
 		d->last_idx = start;
 		d->ctx_valid = false;
 		d->task = NULL;
+		afdo_break(d);
 		while (start < end) {
 			uint32_t n = 0;
 			ocsd_datapath_resp_t r;

@@ -264,6 +264,7 @@ void free_job(struct job *j)
 	free(j->gap_offs);
 	free(j->d.ranges.p);
 	free(j->d.asyncs.p);
+	afdo_free(&j->d);
 	free(j->out.buf);
 	if (j->out.spill)
 		fclose(j->out.spill);

@@ -9,64 +9,6 @@
 
 /* ---- symbols ---- */
 
-/*
- * The ELF64 headers, as the kernel's include/uapi/linux/elf.h names them
- * (glibc's <elf.h>, whose constants these go with, has them as typedefs)
- */
-struct elf64_hdr {
-	unsigned char e_ident[EI_NIDENT];
-	uint16_t e_type;
-	uint16_t e_machine;
-	uint32_t e_version;
-	uint64_t e_entry;
-	uint64_t e_phoff;
-	uint64_t e_shoff;
-	uint32_t e_flags;
-	uint16_t e_ehsize;
-	uint16_t e_phentsize;
-	uint16_t e_phnum;
-	uint16_t e_shentsize;
-	uint16_t e_shnum;
-	uint16_t e_shstrndx;
-};
-
-struct elf64_shdr {
-	uint32_t sh_name;
-	uint32_t sh_type;
-	uint64_t sh_flags;
-	uint64_t sh_addr;
-	uint64_t sh_offset;
-	uint64_t sh_size;
-	uint32_t sh_link;
-	uint32_t sh_info;
-	uint64_t sh_addralign;
-	uint64_t sh_entsize;
-};
-
-struct elf64_phdr {
-	uint32_t p_type;
-	uint32_t p_flags;
-	uint64_t p_offset;
-	uint64_t p_vaddr;
-	uint64_t p_paddr;
-	uint64_t p_filesz;
-	uint64_t p_memsz;
-	uint64_t p_align;
-};
-
-struct elf64_sym {
-	uint32_t st_name;
-	unsigned char st_info;
-	unsigned char st_other;
-	uint16_t st_shndx;
-	uint64_t st_value;
-	uint64_t st_size;
-};
-
-static_assert(sizeof(struct elf64_hdr) == 64 && sizeof(struct elf64_shdr) == 64 &&
-	      sizeof(struct elf64_phdr) == 56 && sizeof(struct elf64_sym) == 24,
-	      "ELF64 header sizes");
-
 static void add_sym(uint64_t addr, uint64_t size, const char *name, size_t len)
 {
 	struct sym *s = vec_push(&cfg.syms);

@@ -59,6 +59,12 @@ static const char usage[] =
 	"      --to-perf FILE   write the snapshot (--cpu N: that CPU's trace\n"
 	"                       only) as a perf.data FILE, its code as ELF\n"
 	"                       images in FILE.d/, and exit\n"
+	"      --to-autofdo FILE  write the trace of the ELF file --binary BINARY\n"
+	"                       as AutoFDO's text input (create_llvm_prof and\n"
+	"                       create_gcov --profiler=text), and exit\n"
+	"      --binary BINARY  the executable or library --to-autofdo is for: a\n"
+	"                       non-PIE one at its link addresses, else at the\n"
+	"                       load bias of elf.txt's file of the same name\n"
 	"  -h, --help           this help\n"
 	"      --version        print the version and exit\n"
 	"\n"
@@ -71,7 +77,7 @@ static const char usage[] =
 	"truth), 1 decode errors or differences, 2 bad usage or unreadable files.\n";
 
 enum { OPT_CPU = 256, OPT_HASH, OPT_COMPARE, OPT_VERSION, OPT_TO_PERF,
-	OPT_FORMAT, OPT_SOURCE };
+	OPT_FORMAT, OPT_SOURCE, OPT_TO_AFDO, OPT_BINARY };
 
 static const struct option long_opts[] = {
 	{ "cpu", required_argument, NULL, OPT_CPU },
@@ -81,6 +87,8 @@ static const struct option long_opts[] = {
 	{ "hash", no_argument, NULL, OPT_HASH },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "to-perf", required_argument, NULL, OPT_TO_PERF },
+	{ "to-autofdo", required_argument, NULL, OPT_TO_AFDO },
+	{ "binary", required_argument, NULL, OPT_BINARY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ }
@@ -243,6 +251,7 @@ static int select_sources(const struct snapshot *ss, long cpu,
 int main(int argc, char **argv)
 {
 	const char *dir = NULL, *truth = NULL, *perf = NULL, *source = NULL;
+	const char *afdo = NULL, *binary = NULL;
 	struct snapshot ss;
 	char err[512];
 	struct vec seen = { .size = sizeof(char *) };
@@ -284,6 +293,12 @@ int main(int argc, char **argv)
 		case OPT_TO_PERF:
 			perf = optarg;
 			break;
+		case OPT_TO_AFDO:
+			afdo = optarg;
+			break;
+		case OPT_BINARY:
+			binary = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -301,7 +316,13 @@ int main(int argc, char **argv)
 	if (cfg.json && (hash || truth))
 		return bad_usage("--format json goes with neither --hash nor --compare",
 				 NULL);
-	cfg.mode = perf ? MODE_CONTEXTS : hash || truth ? MODE_STORE : MODE_PRINT;
+	if (!afdo != !binary)
+		return bad_usage("--to-autofdo and --binary go together", NULL);
+	if (afdo && (perf || hash || truth || cfg.json))
+		return bad_usage("--to-autofdo goes with no --to-perf, --hash, --compare or json",
+				 NULL);
+	cfg.mode = perf ? MODE_CONTEXTS : afdo ? MODE_AFDO :
+		   hash || truth ? MODE_STORE : MODE_PRINT;
 
 	if (ss_open(&ss, dir, err, sizeof(err))) {
 		fprintf(stderr, "ete-decode: %s\n", err);
@@ -331,7 +352,7 @@ int main(int argc, char **argv)
 	ocsd_def_errlog_config_output(C_API_MSGLOGOUT_FLG_NONE, NULL);
 	for (k = 0; k < njobs; k++) {
 		jobs[k].d.slot = k;
-		jobs[k].d.quiet = hash || perf;
+		jobs[k].d.quiet = hash || perf || afdo;
 		ret = setup_job(&ss, &jobs[k], &seen);
 		/* --to-perf takes the CPUs it has files of, as perfdata does */
 		if (ret && perf) {
@@ -350,6 +371,16 @@ int main(int argc, char **argv)
 
 	if (perf) {
 		ret = to_perf(dir, cpu, perf);
+	} else if (afdo) {
+		unsigned long errors = 0;
+
+		for (k = 0; k < njobs; k++)
+			errors += jobs[k].d.errors + jobs[k].d.nacc;
+		ret = afdo_write(dir, afdo, binary);
+		if (errors) {
+			fprintf(stderr, "ete-decode: %lu decode errors\n", errors);
+			ret = ret ? ret : 1;
+		}
 	} else if (cfg.mode == MODE_STORE) {
 		ret = check_one(&jobs[0], truth);
 	} else {

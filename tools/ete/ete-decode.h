@@ -5,7 +5,8 @@
  * decode-syms.c (symbols, tasks, time), decode-elem.c (OpenCSD's elements
  * and the decode threads), decode-setup.c (a trace source's decode tree
  * from the snapshot: snapshot.c reads it), decode-truth.c (intervals,
- * hashes and the comparison with the model's ground truth).
+ * hashes and the comparison with the model's ground truth), decode-afdo.c
+ * (--to-autofdo: AutoFDO's text input).
  */
 #ifndef ETE_DECODE_H
 #define ETE_DECODE_H
@@ -50,6 +51,64 @@
 #define AT(v, type, i) (((type *)(v).p)[i])
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * The ELF64 headers, as the kernel's include/uapi/linux/elf.h names them
+ * (glibc's <elf.h>, whose constants these go with, has them as typedefs)
+ */
+struct elf64_hdr {
+	unsigned char e_ident[EI_NIDENT];
+	uint16_t e_type;
+	uint16_t e_machine;
+	uint32_t e_version;
+	uint64_t e_entry;
+	uint64_t e_phoff;
+	uint64_t e_shoff;
+	uint32_t e_flags;
+	uint16_t e_ehsize;
+	uint16_t e_phentsize;
+	uint16_t e_phnum;
+	uint16_t e_shentsize;
+	uint16_t e_shnum;
+	uint16_t e_shstrndx;
+};
+
+struct elf64_shdr {
+	uint32_t sh_name;
+	uint32_t sh_type;
+	uint64_t sh_flags;
+	uint64_t sh_addr;
+	uint64_t sh_offset;
+	uint64_t sh_size;
+	uint32_t sh_link;
+	uint32_t sh_info;
+	uint64_t sh_addralign;
+	uint64_t sh_entsize;
+};
+
+struct elf64_phdr {
+	uint32_t p_type;
+	uint32_t p_flags;
+	uint64_t p_offset;
+	uint64_t p_vaddr;
+	uint64_t p_paddr;
+	uint64_t p_filesz;
+	uint64_t p_memsz;
+	uint64_t p_align;
+};
+
+struct elf64_sym {
+	uint32_t st_name;
+	unsigned char st_info;
+	unsigned char st_other;
+	uint16_t st_shndx;
+	uint64_t st_value;
+	uint64_t st_size;
+};
+
+static_assert(sizeof(struct elf64_hdr) == 64 && sizeof(struct elf64_shdr) == 64 &&
+	      sizeof(struct elf64_phdr) == 56 && sizeof(struct elf64_sym) == 24,
+	      "ELF64 header sizes");
+
 /* A decoded range, or with @q a Q element's: @end is where execution went on */
 struct range {
 	uint64_t idx;
@@ -78,7 +137,7 @@ struct vec {
 };
 
 /* What the output shows, the same for every CPU (read-only while decoding) */
-enum mode { MODE_PRINT, MODE_STORE, MODE_CONTEXTS };
+enum mode { MODE_PRINT, MODE_STORE, MODE_CONTEXTS, MODE_AFDO };
 
 struct sym {
 	uint64_t addr;
@@ -129,6 +188,7 @@ struct decode {
 	const struct sym *last_sym;	/* the last lookup's symbol */
 	uint32_t ctx[64];	/* context IDs and VMIDs seen (--to-perf) */
 	size_t nctx;
+	struct afdo *afdo;	/* --to-autofdo's counts (decode-afdo.c) */
 };
 
 /* A driver gap marker: the stream breaks at @off */
@@ -167,6 +227,11 @@ extern struct job *jobs;
 extern size_t njobs;
 extern size_t print_next;
 
+/* decode-afdo.c */
+void afdo_range(struct decode *d, const ocsd_generic_trace_elem *e);
+void afdo_break(struct decode *d);
+int afdo_write(const char *dir, const char *path, const char *binary);
+void afdo_free(struct decode *d);
 /* decode-out.c */
 void *xrealloc(void *p, size_t size);
 void *vec_push(struct vec *v);

@@ -10,8 +10,12 @@
  * One compile unit "ete-image.s" over the whole image; a subprogram
  * (name, decl_line 1, low_pc, high_pc) per symbol of nonzero size inside
  * the image; and a line program in which the instruction at byte offset
- * k of a function is line 1 + k / 4, so that a profile's line offsets
- * (line - decl_line) are instruction indices within the function.
+ * k of a function is line 3 + k / 4: a profile's line offsets (line -
+ * decl_line) are the instruction's index within the function plus 2, as
+ * if the function were written in C, its name on line 1, its opening
+ * brace on line 2 and a statement per instruction after them (the test
+ * suite compiles such a rendering of the model's program with the
+ * profile: tools/testing/qemu/afdo/prog-user.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -40,6 +44,7 @@ enum {
 	DW_LANG_Mips_Assembler = 0x8001,
 	DW_LNS_copy = 1,
 	DW_LNS_advance_pc = 2,
+	DW_LNS_advance_line = 3,
 	DW_LNE_end_sequence = 1,
 	DW_LNE_set_address = 2,
 };
@@ -166,7 +171,7 @@ static void put_ext(struct buf *b, unsigned int op, const void *arg,
 	buf_put(b, arg, n);
 }
 
-/* a sequence of rows for [@va, @va + @n): line 1 + offset / 4 */
+/* a sequence of rows for [@va, @va + @n): line 3 + offset / 4 */
 static void put_rows(struct buf *b, uint64_t va, uint64_t n)
 {
 	/* address += 4, line += 1 */
@@ -174,6 +179,8 @@ static void put_rows(struct buf *b, uint64_t va, uint64_t n)
 	uint64_t off;
 
 	put_ext(b, DW_LNE_set_address, &va, 8);
+	put8(b, DW_LNS_advance_line);
+	put8(b, 2);			/* SLEB128 2: from line 1 to 3 */
 	put8(b, DW_LNS_copy);
 	for (off = 4; off + 4 <= n; off += 4)
 		put8(b, step);
