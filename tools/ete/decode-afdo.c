@@ -6,7 +6,8 @@
  * format), for one binary:
  *
  *	N			ranges executed in the binary, then one per line:
- *	BEGIN-END:COUNT		BEGIN the first instruction, END the last
+ *	BEGIN-END:COUNT		BEGIN the first instruction's address, END
+ *				the last byte of the last instruction
  *	0			(no address samples)
  *	M			taken branches within the binary, one per line:
  *	FROM->TO:COUNT
@@ -18,7 +19,10 @@
  * file of the same name.
  *
  * Every decoded range counts, not a sample of them: the counts are
- * instructions executed, not LBR records.  A branch is the last
+ * instructions executed, not LBR records.  END is a byte, not an
+ * instruction, because AutoFDO weighs a range by 1 + END - BEGIN (x86's
+ * byte lengths): so a function's total is 4 times its instructions, in
+ * proportion with them, while its lines count instructions.  A branch is the last
  * instruction of a range, when it was a taken branch, to the first of
  * the next range of the same decode; a trace on, a loss of sync, an
  * exception, a Q element or a gap between segments breaks the chain, so
@@ -105,7 +109,7 @@ void afdo_range(struct decode *d, const ocsd_generic_trace_elem *e)
 		return;
 	}
 	last = e->en_addr - (e->last_instr_sz ? e->last_instr_sz : 4);
-	afdo_add(&a->ranges, e->st_addr, last, 1);
+	afdo_add(&a->ranges, e->st_addr, e->en_addr - 1, 1);
 	if (a->last && a->last_br)
 		afdo_add(&a->branches, a->last, e->st_addr, 1);
 	a->last = last;
