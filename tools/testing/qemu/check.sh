@@ -192,13 +192,20 @@ host_suite() {
 	fi
 	printf '%s\n' --host "$name=$tap" >>"$suite_args"
 }
+# A suite file without its executable bit is one failure (printf through
+# host_suite's timeout: a program, not a function), not a suite that
+# silently never runs
+not_executable='1..1\nnot ok 1 %s is not executable: chmod +x it, or it does not run\n'
 host_tests() {
 	host_suite rig_parser python3 "$here/selftest/test_rig_results.py"
 	host_suite static_checks "$here/static-checks.sh" "$build"
 	local script
 	for script in "$here"/host.d/*.sh; do
-		[ -x "$script" ] || continue
-		host_suite "$(basename "$script" .sh)" "$script" "$build"
+		if [ -x "$script" ]; then
+			host_suite "$(basename "$script" .sh)" "$script" "$build"
+		else
+			host_suite "$(basename "$script" .sh)" printf "$not_executable" "${script#"$top"/}"
+		fi
 	done
 }
 [ "${RIG_HOST_SUITES:-yes}" = no ] && host_tests() { :; }
@@ -252,11 +259,14 @@ post_tests() {
 	done
 	[ ${#mine[@]} -gt 0 ] || return 0
 	for script in "$here"/post.d/*.sh; do
-		[ -x "$script" ] || continue
 		name=$(basename "$script" .sh)
 		[ "$k" = "$last_kernel" ] ||
 			! grep -qx '# rig-post: last kernel' "$script" || continue
-		host_suite "$name $k" "$script" "$build" "${mine[@]}"
+		if [ -x "$script" ]; then
+			host_suite "$name $k" "$script" "$build" "${mine[@]}"
+		else
+			host_suite "$name $k" printf "$not_executable" "${script#"$top"/}"
+		fi
 	done
 	return 0
 }

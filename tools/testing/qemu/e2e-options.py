@@ -85,11 +85,23 @@ def read_counts(path):
     return counts
 
 
+# etecap's presets (etecap(1), PRESETS): what each sets of the unit
+# options, for those the command line leaves unset
+PRESETS = {
+    "autofdo": {"el": "user", "return_stack": True, "timestamps": False,
+                "sample": (5000, 5000 * 4096)},
+    "flight": {"el": "all", "return_stack": True, "timestamps": True},
+    "kernel": {"el": "kernel", "return_stack": True, "timestamps": True},
+    "user": {"el": "user", "return_stack": True, "timestamps": True},
+}
+
+
 def parse_options(argv):
     """The unit options of an etecap command line"""
     o = {"el": None, "include": [], "exclude": [], "start": [], "stop": [],
          "cycles": False, "timestamps": False, "return_stack": False,
          "bb": False, "q": False, "sample": None}
+    preset = None
     with_arg = {"-o", "--output", "-c", "--cpus", "-P", "--profile", "-p",
                 "--attach", "-t", "--duration", "--preset", "--pid", "--comm",
                 "--sync-period", "-b", "--buffer-size", "-m", "--mode",
@@ -123,9 +135,15 @@ def parse_options(argv):
             w, per = val.split("/")
             o["sample"] = (int(w, 0), int(per, 0))
             i += 1
+        elif a == "--preset":
+            preset = val
+            i += 1
         elif a in with_arg:
             i += 1
         i += 1
+    for k, v in PRESETS.get(preset, {}).items():
+        if o[k] in (None, False):
+            o[k] = v
     return o
 
 
