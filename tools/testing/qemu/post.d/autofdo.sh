@@ -8,17 +8,23 @@
 #    the function's line);
 #  - ete-decode --to-autofdo --binary that ELF writes AutoFDO's text input
 #    (every decoded range and taken branch of the image, counted);
-#  - create_llvm_prof --profiler=text makes an LLVM sample profile of it;
-#  - llvm-profdata shows the profile's functions: the instructions each
+#  - AutoFDO's two converters make a sample profile of it, each case run
+#    for each: create_gcov --profiler=text (AutoFDO's GCC format, which
+#    LLVM reads too) and create_llvm_prof --profiler=text (LLVM's
+#    format; Debian 13 builds it without LLVM: then its cases are one
+#    skip that says so, and the profile reaches clang through create_gcov);
+#  - llvm-profdata shows each profile's functions: the instructions each
 #    function's lines count, summed, equal the model's truth for the
 #    capture (R records, every CPU), function by function, and show's
-#    totals are 4 times that (AutoFDO weighs a range by its bytes);
+#    totals are that (create_gcov) or 4 times that (create_llvm_prof
+#    weighs a range by its bytes); where both converters work, their
+#    line counts are the same;
 #  - clang compiles afdo/prog-user.c (the program written as C, one
-#    statement per instruction) with -fprofile-sample-use and reports,
-#    remark by remark, the samples it applied: every function the profile
-#    has samples of gets them, at the line offsets and counts of the
-#    profile, and the module carries the sample profile's summary (and
-#    each remark's line is the one whose comment names the
+#    statement per instruction) with -fprofile-sample-use=PROFILE and
+#    reports, remark by remark, the samples it applied: every function
+#    the profile has samples of gets them, at the line offsets and counts
+#    of the profile, and the module carries the sample profile's summary
+#    (and each remark's line is the one whose comment names the
 #    instruction the offset is of: the C and the line table agree);
 #  - a profile of other functions' names applies nothing (the check fails
 #    when the compiler does not use the profile);
@@ -31,7 +37,7 @@
 #    ran in gives exit 1;
 #  - the sampled capture's function ranking against the continuous one's:
 #    Spearman's rank correlation of the two profiles equals that of the
-#    two truths (printed).
+#    two truths (printed), for each converter.
 # Usage: autofdo.sh BUILD_DIR RUN...   (RUN: KERNEL/el1...); prints TAP.
 # The tools' side of a capture: check.sh runs this on the last kernel only.
 # rig-post: last kernel
@@ -50,7 +56,7 @@ for c in $caps; do
 	[ -s "$run/e2e/$c/snapshot/trace_cpu0.bin" ] ||
 		skip_all "no $c capture in $run/e2e/$c (the VM's EL1 run makes it)"
 done
-for t in python3 create_llvm_prof llvm-profdata clang; do
+for t in python3 create_gcov create_llvm_prof llvm-profdata clang; do
 	command -v $t >/dev/null || skip_all "$t is not installed (tools/testing/qemu/host-packages.txt)"
 done
 tools=$build/host-tools
@@ -112,33 +118,74 @@ for n in sorted(truth, key=lambda n: -truth[n]):
     print(n, got.get(n, 0), truth[n], total.get(n, 0))
 EOF
 
-# profile CAP: the capture's AutoFDO profile in $work/CAP/ (prof.afdo,
-# and prof.txt: it as text); 0 when every step worked
-profile() {
+# input CAP: the capture's user image ($work/CAP/perf.data.d/*el0*.elf,
+# $elf) and its AutoFDO text input ($work/CAP/input.txt); 0 when both
+# were written
+input() {
 	local c=$1 d=$work/$1 snap=$run/e2e/$1/snapshot
 	mkdir -p "$d"
 	"$tools/ete-decode" "$snap" --to-perf "$d/perf.data" >"$d/log" 2>&1 &&
 	elf=$(ls "$d"/perf.data.d/*el0*.elf 2>/dev/null | head -1) && [ -n "$elf" ] &&
-	"$tools/ete-decode" "$snap" --to-autofdo "$d/input.txt" --binary "$elf" >>"$d/log" 2>&1 &&
-	create_llvm_prof --profiler=text --profile="$d/input.txt" --binary="$elf" \
-		--out="$d/prof.afdo" >>"$d/log" 2>&1 && [ -s "$d/prof.afdo" ] &&
+	"$tools/ete-decode" "$snap" --to-autofdo "$d/input.txt" --binary "$elf" >>"$d/log" 2>&1
+}
+
+# convert CAP CONV: CAP's profile by converter CONV (gcov: create_gcov,
+# llvm: create_llvm_prof) in $work/CAP/CONV/ (prof.afdo, and prof.txt: it
+# as llvm-profdata's text); 0 when every step worked
+convert() {
+	local d=$work/$1/$2
+	mkdir -p "$d"
+	case $2 in
+	gcov) create_gcov --profiler=text --profile="$work/$1/input.txt" --binary="$elf" \
+		--gcov="$d/prof.afdo" >"$d/log" 2>&1 ;;
+	llvm) create_llvm_prof --profiler=text --profile="$work/$1/input.txt" --binary="$elf" \
+		--out="$d/prof.afdo" >"$d/log" 2>&1 ;;
+	esac && [ -s "$d/prof.afdo" ] &&
 	llvm-profdata merge --sample --text "$d/prof.afdo" -o "$d/prof.txt" >>"$d/log" 2>&1
 }
 
-# The profiles, each against its capture's truth
+# The profiles, each against its capture's truth; create_gcov's weighs a
+# line by its samples, create_llvm_prof's by 4 bytes an instruction
+declare -A weight=([gcov]=1 [llvm]=4) tool=([gcov]=create_gcov [llvm]=create_llvm_prof)
+convs=
 for c in $caps; do
-	d=$work/$c
-	if ! profile "$c"; then
-		tap 1 "$c: ete-decode --to-autofdo, create_llvm_prof --profiler=text" "$(tail -8 "$d/log")"
+	if ! input "$c"; then
+		tap 1 "$c: ete-decode --to-perf, --to-autofdo" "$(tail -8 "$work/$c/log")"
 		continue
 	fi
-	llvm-profdata show --sample --all-functions "$d/prof.afdo" >"$d/show" 2>&1
-	python3 "$work/functions.py" "$run/e2e/$c" "$run/e2e/$c/snapshot/symbols.txt" \
-		"$d/prof.txt" >"$d/functions"
-	ok=0
-	awk '$2 != $3 || $3 == 0 || $4 != 4 * $3 { bad = 1 } END { exit bad }' "$d/functions" || ok=1
-	tap $ok "$c: the profile's instructions per function (llvm-profdata show's totals / 4) equal the truth's: $(awk '{ printf "%s%s %s/%s", s, $1, $2, $3; s = ", " }' "$d/functions")" \
-		"$(cat "$d/functions" "$d/show")"
+	for v in gcov llvm; do
+		d=$work/$c/$v
+		if ! convert "$c" $v; then
+			# Debian 13's autofdo (0.19-3): "LLVM version 5 (or higher)
+			# support was not enabled"
+			if [ $v = llvm ] && grep -q 'support was not enabled' "$d/log"; then
+				[ "$c" = all_els ] && skip "create_llvm_prof's profiles" \
+					"this create_llvm_prof is built without LLVM: $(grep -m1 'support was not enabled' "$d/log")"
+				continue
+			fi
+			tap 1 "$c: ${tool[$v]} --profiler=text" "$(tail -8 "$d/log")"
+			continue
+		fi
+		case " $convs " in *" $v "*) ;; *) convs="$convs $v" ;; esac
+		llvm-profdata show --sample --all-functions "$d/prof.afdo" >"$d/show" 2>&1
+		python3 "$work/functions.py" "$run/e2e/$c" "$run/e2e/$c/snapshot/symbols.txt" \
+			"$d/prof.txt" >"$d/functions"
+		ok=0
+		awk -v w="${weight[$v]}" '$2 != $3 || $3 == 0 || $4 != w * $3 { bad = 1 } END { exit bad }' \
+			"$d/functions" || ok=1
+		tap $ok "$c: ${tool[$v]}: the profile's instructions per function (llvm-profdata show's totals / ${weight[$v]}) equal the truth's: $(awk '{ printf "%s%s %s/%s", s, $1, $2, $3; s = ", " }' "$d/functions")" \
+			"$(cat "$d/functions" "$d/show")"
+	done
+	# the two converters' line counts, where both work
+	if [ -s "$work/$c/gcov/prof.txt" ] && [ -s "$work/$c/llvm/prof.txt" ]; then
+		for v in gcov llvm; do
+			awk '/^[^ ]/ { split($0, h, ":"); f = h[1]; next } /^ [0-9]/ { print f, $1, $2 }' \
+				"$work/$c/$v/prof.txt" | sort >"$work/$c/$v/lines"
+		done
+		cmp -s "$work/$c/gcov/lines" "$work/$c/llvm/lines"
+		tap $? "$c: create_gcov's and create_llvm_prof's line counts are the same ($(wc -l <"$work/$c/gcov/lines") lines)" \
+			"$(diff "$work/$c/gcov/lines" "$work/$c/llvm/lines" | head -20)"
+	fi
 done
 
 # Every branch of the input is a transition the truth has: the last
@@ -276,17 +323,19 @@ sys.exit(0 if got and not bad and not misplaced and cover == hot else 1)
 EOF
 
 for c in $caps; do
-	d=$work/$c
-	[ -s "$d/prof.txt" ] || continue
-	ok=0
-	compile "$d/prof.afdo" "$d/cc" || ok=1
-	msg=$(python3 "$work/applied.py" "$d/cc.remarks" "$d/prof.txt" "$src") || ok=1
-	grep -q '!"ProfileFormat", !"SampleProfile"' "$d/cc.ll" || ok=1
-	tap $ok "$c: clang -fprofile-sample-use used it: $msg" "$(head -20 "$d/cc.remarks")"
+	for v in $convs; do
+		d=$work/$c/$v
+		[ -s "$d/prof.txt" ] || continue
+		ok=0
+		compile "$d/prof.afdo" "$d/cc" || ok=1
+		msg=$(python3 "$work/applied.py" "$d/cc.remarks" "$d/prof.txt" "$src") || ok=1
+		grep -q '!"ProfileFormat", !"SampleProfile"' "$d/cc.ll" || ok=1
+		tap $ok "$c: clang -fprofile-sample-use used ${tool[$v]}'s profile: $msg" "$(head -20 "$d/cc.remarks")"
+	done
 done
 
 # Self-test: the same profile with its functions renamed applies nothing
-d=$work/all_els
+d=$work/all_els/gcov
 if [ -s "$d/prof.txt" ]; then
 	sed 's/^user_/other_/' "$d/prof.txt" >"$work/renamed.txt"
 	compile "$work/renamed.txt" "$work/renamed"
@@ -343,10 +392,13 @@ print("Spearman %.3f (truth %.3f); continuous %s %s%%, sampled %s %s%%" % (
     p, t, order(cont, 0), share(cont), order(samp, 0), share(samp)))
 sys.exit(0 if abs(p - t) < 1e-9 else 1)
 EOF
-if [ -s "$work/all_els/functions" ] && [ -s "$work/sample/functions" ]; then
-	msg=$(python3 "$work/rank.py" "$work/all_els/functions" "$work/sample/functions")
-	tap $? "sampled vs continuous hot functions: $msg"
-else
-	tap 1 "sampled vs continuous hot functions: a profile is missing"
-fi
+[ -n "$convs" ] || tap 1 "sampled vs continuous hot functions: no profile"
+for v in $convs; do
+	if [ -s "$work/all_els/$v/functions" ] && [ -s "$work/sample/$v/functions" ]; then
+		msg=$(python3 "$work/rank.py" "$work/all_els/$v/functions" "$work/sample/$v/functions")
+		tap $? "${tool[$v]}: sampled vs continuous hot functions: $msg"
+	else
+		tap 1 "${tool[$v]}: sampled vs continuous hot functions: a profile is missing"
+	fi
+done
 finish
