@@ -69,15 +69,27 @@ as_root() {
 # host's /proc, /sys, /dev and /dev/pts bound in, as fresh-machine binds
 # them, but in a mount namespace of the command's own (unshare -m): the
 # mounts end with the command, however it ends (even killed), and are
-# never seen outside it.  "${chroot[@]}" is the same prefix for what runs
-# under timeout(1).
-chroot=("${sudo[@]}" unshare --mount --propagation private sh -c '
+# never seen outside it.  Where this suite itself runs in a chroot (as in
+# fresh-machine), / is no mount point and its propagation cannot be made
+# private (unshare: "cannot change root filesystem propagation"): there
+# the namespace keeps the propagation it has, and the command's mounts
+# are undone when it ends.  "${chroot[@]}" is the same prefix for what
+# runs under timeout(1).
+propagation=private
+"${sudo[@]}" unshare --mount --propagation private true 2>/dev/null ||
+	propagation=unchanged
+chroot=("${sudo[@]}" unshare --mount --propagation "$propagation" sh -c '
 	for m in proc sys dev dev/pts; do
 		mount --bind "/$m" "$0/$m" || exit 125
 	done
-	exec chroot "$0" /usr/bin/env -i LC_ALL=C.UTF-8 HOME=/root \
+	chroot "$0" /usr/bin/env -i LC_ALL=C.UTF-8 HOME=/root \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		DEBIAN_FRONTEND=noninteractive "$@"' "$root")
+		DEBIAN_FRONTEND=noninteractive "$@"
+	rc=$?
+	for m in dev/pts dev sys proc; do
+		umount -l "$0/$m"
+	done
+	exit $rc' "$root")
 in_root() {
 	"${chroot[@]}" "$@"
 }
