@@ -23,13 +23,13 @@
 #include <ete/core.h>
 
 #define ETE_DEFINE_MRS(name, o0, o1, n, m, o2)				\
-static u64 ete_mrs_##name(void)						\
+static __always_inline u64 ete_mrs_##name(void)				\
 {									\
 	return read_sysreg_s(sys_reg(o0, o1, n, m, o2));		\
 }
 
 #define ETE_DEFINE_MSR(name, o0, o1, n, m, o2)				\
-static void ete_msr_##name(u64 val)					\
+static __always_inline void ete_msr_##name(u64 val)			\
 {									\
 	write_sysreg_s(val, sys_reg(o0, o1, n, m, o2));			\
 }
