@@ -58,6 +58,9 @@ static const char usage[] =
 	"      --all-tasks           no task mode: with a command, everything the\n"
 	"                            CPUs run; with -p PID[,PID...], up to 8\n"
 	"                            threads by context ID (as --pid)\n"
+	"      --ptrace              follow the command with ptrace, stopping each\n"
+	"                            task at exit to save its code (default: from\n"
+	"                            perf's mmap records, stopping nothing)\n"
 	"      --others-max SIZE     system-wide (no command, -p, --pid or --comm):\n"
 	"                            at most SIZE of code of the other tasks alive\n"
 	"                            at the stop (default 256M; 0: none)\n"
@@ -196,6 +199,7 @@ enum {
 	OPT_TS, OPT_RS, OPT_BB, OPT_NOCID, OPT_SYNC, OPT_BEHIND, OPT_MEM,
 	OPT_NOKERNEL, OPT_PROGRESS, OPT_Q, OPT_VERSION, OPT_PERF_DATA,
 	OPT_PRESET, OPT_PID, OPT_COMM, OPT_OTHERS_MAX, OPT_ALL_TASKS, OPT_SAMPLE,
+	OPT_PTRACE,
 };
 
 static const struct option long_opts[] = {
@@ -229,6 +233,7 @@ static const struct option long_opts[] = {
 	{ "perf-data", required_argument, NULL, OPT_PERF_DATA },
 	{ "others-max", required_argument, NULL, OPT_OTHERS_MAX },
 	{ "all-tasks", no_argument, NULL, OPT_ALL_TASKS },
+	{ "ptrace", no_argument, NULL, OPT_PTRACE },
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -407,6 +412,9 @@ static const char *parse_one(struct etecap_opts *o, int c, const char *arg)
 	case OPT_ALL_TASKS:
 		o->all_tasks = true;
 		return NULL;
+	case OPT_PTRACE:
+		o->ptrace = true;
+		return NULL;
 	case OPT_SAMPLE:
 		return etecap_parse_sample(arg, o);
 	case OPT_PROGRESS:
@@ -529,6 +537,8 @@ int etecap_parse(struct etecap_opts *o, int argc, char **argv)
 		msg = "--attach traces running processes: no command with it";
 	else if (o->all_tasks && optind >= argc && !o->attach)
 		msg = "--all-tasks goes with a command or --attach";
+	else if (o->ptrace && optind >= argc)
+		msg = "--ptrace goes with a command (--attach always uses ptrace)";
 	else if (o->attach && !o->all_tasks && o->npids != 1)
 		msg = "--attach takes one process in task mode (--all-tasks: up to 8 threads)";
 	else if ((o->npids || o->comm) && o->profile)

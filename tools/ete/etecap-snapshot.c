@@ -150,6 +150,13 @@ static int write_summary(const struct etecap *e)
 			fprintf(f, "%s%s", i ? " " : "", e->o.cmd[i]);
 		fprintf(f, "\n");
 		describe_child(f, e->child_status);
+		/* where the command's code came from (etecap-events.c) */
+		if (etecap_events_on())
+			fprintf(f, "code=perf-events\n");
+		else if (etecap_events_why_not())
+			fprintf(f, "code=ptrace (%s)\n", etecap_events_why_not());
+		else
+			fprintf(f, "code=ptrace\n");
 	}
 	if (etecap_interrupted())
 		fprintf(f, "interrupted=%s\n", strsignal(etecap_interrupted()));

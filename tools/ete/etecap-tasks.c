@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * etecap: the traced command and its descendants.  The command runs
- * under ptrace (PTRACE_SEIZE) so that every process it makes is stopped
- * once at exit, when its memory map and text can still be read
- * (etecap-mem.c); -p attaches to running processes the same way.  Every
- * other stop is passed on as it came: a signal is delivered, a group-stop
- * stays stopped (PTRACE_LISTEN), whatever the number of tasks.
+ * etecap: the traced command and its descendants.  The command's tasks
+ * and code come from perf's records (etecap-events.c), nothing stopped;
+ * where the kernel gives none, or with --ptrace, the command runs under
+ * ptrace (PTRACE_SEIZE) so that every process it makes is stopped once at
+ * exit, when its memory map and text can still be read (etecap-mem.c);
+ * -p attaches to running processes that way.  Every other stop is passed
+ * on as it came: a signal is delivered, a group-stop stays stopped
+ * (PTRACE_LISTEN), whatever the number of tasks.
  * etecap-capture.c calls these from its loop; every other task's name
  * (and, system-wide, its code) is noted at the stop.
  */
@@ -75,9 +77,10 @@ static void drop_tracee(pid_t pid)
 }
 
 /*
- * The command waits on a pipe before its exec while etecap seizes it and
- * starts the trace; etecap_run_command() lets it go.  Fork, clone and
- * exec are followed; exit stops each task once.  Seized, not
+ * The command waits on a pipe before its exec while etecap opens its perf
+ * events (or seizes it) and starts the trace; etecap_run_command() lets
+ * it go.  Under ptrace, fork, clone and exec are followed and exit stops
+ * each task once.  Seized, not
  * PTRACE_TRACEME: a task's own SIGSTOP is then a signal like any other,
  * and its group-stop a PTRACE_EVENT_STOP that PTRACE_LISTEN leaves
  * stopped (etecap_reap()).
@@ -106,6 +109,11 @@ int etecap_spawn(struct etecap *e)
 		_exit(127);
 	}
 	close(go[0]);
+	if (!e->o.ptrace && !etecap_events_open(pid)) {
+		e->child = pid;
+		e->child_go = go[1];
+		return 0;
+	}
 	if (ptrace(PTRACE_SEIZE, pid, NULL, ETECAP_PTRACE_OPTS)) {
 		err = errno;
 		fprintf(stderr, "etecap: %s: cannot follow it: %s\n",
@@ -236,6 +244,10 @@ void etecap_collect_tracees(struct etecap *e)
 {
 	int i;
 
+	if (etecap_events_on()) {
+		etecap_events_collect(e);
+		return;
+	}
 	for (i = 0; i < ntracees; i++)
 		collect_task(e, tracees[i]);
 }
@@ -275,7 +287,8 @@ void etecap_note_other_tasks(struct etecap *e)
 
 		if (!isdigit((unsigned char)p->d_name[0]))
 			continue;
-		if (code && pid != getpid() && !is_tracee(pid))
+		if (code && pid != getpid() && !is_tracee(pid) &&
+		    !etecap_events_has_task(pid))
 			etecap_mem_add_other(&e->mem, e->o.outdir, pid);
 		snprintf(path, sizeof(path), "/proc/%d/task", pid);
 		tasks = opendir(path);
@@ -285,7 +298,7 @@ void etecap_note_other_tasks(struct etecap *e)
 			int tid = atoi(t->d_name);
 
 			if (!isdigit((unsigned char)t->d_name[0]) ||
-			    is_tracee(tid))
+			    is_tracee(tid) || etecap_events_has_task(tid))
 				continue;
 			snprintf(path, sizeof(path), "/proc/%d/task/%d/comm",
 				 pid, tid);
@@ -305,12 +318,30 @@ out:
 		closedir(procs);
 }
 
+/*
+ * The command followed by perf's records: only its own end is waited for
+ * (what it starts is not etecap's child); true once it ended
+ */
+static bool reap_command(struct etecap *e)
+{
+	int st;
+
+	etecap_events_drain();
+	if (e->child && waitpid(e->child, &st, WNOHANG) == e->child) {
+		e->child_status = st;
+		e->child = 0;
+	}
+	return !e->child;
+}
+
 /* Handle every pending ptrace stop and exit; true once the command ended */
 bool etecap_reap(struct etecap *e)
 {
 	int st, sig, event;
 	pid_t pid;
 
+	if (etecap_events_on())
+		return reap_command(e);
 	while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
 			drop_tracee(pid);
@@ -356,12 +387,10 @@ bool etecap_reap(struct etecap *e)
 void etecap_release_tracees(struct etecap *e)
 {
 	long deadline = etecap_now_ms() + 2000;
-	int i;
 
-	for (i = 0; i < ntracees; i++)
-		collect_task(e, tracees[i]);
+	etecap_collect_tracees(e);
 	if (!e->child)
-		return;
+		goto out;
 	kill(e->child, SIGTERM);
 	while (!etecap_reap(e)) {
 		if (deadline && etecap_now_ms() > deadline) {
@@ -370,4 +399,6 @@ void etecap_release_tracees(struct etecap *e)
 		}
 		usleep(10000);
 	}
+out:
+	etecap_events_close();
 }

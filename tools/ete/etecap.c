@@ -250,21 +250,29 @@ int etecap_complete(struct etecap *e)
 
 /*
  * Two descriptors per CPU stay open while tracing (/dev/trbe<N> and its
- * trace file), besides a few dozen of etecap's own: raise the soft limit
- * of open files toward the hard one if 1,024 (the usual soft limit) is
- * not enough.  0, or -EMFILE when the hard limit is too low.
+ * trace file), besides a few dozen of etecap's own, and, with a command,
+ * one per CPU of the machine for its perf events (etecap-events.c; ptrace
+ * follows it if they do not fit): raise the soft limit of open files
+ * toward the hard one if 1,024 (the usual soft limit) is not enough.  0,
+ * or -EMFILE when the hard limit is too low for the trace.
  */
-static int raise_nofile(int ncpus)
+static int raise_nofile(const struct etecap_opts *o)
 {
-	rlim_t need = 2 * (rlim_t)ncpus + 64;
+	rlim_t need = 2 * (rlim_t)o->ncpus + 64, events = 0;
 	struct rlimit r;
 
-	if (getrlimit(RLIMIT_NOFILE, &r) || r.rlim_cur >= need)
+	if (o->cmd && !o->ptrace && sysconf(_SC_NPROCESSORS_CONF) > 0)
+		events = sysconf(_SC_NPROCESSORS_CONF);
+	if (getrlimit(RLIMIT_NOFILE, &r))
+		return 0;
+	if (r.rlim_max == RLIM_INFINITY || r.rlim_max >= need + events)
+		need += events;
+	if (r.rlim_cur >= need)
 		return 0;
 	if (r.rlim_max != RLIM_INFINITY && r.rlim_max < need) {
 		fprintf(stderr, "etecap: %d CPUs need %llu open files; the hard limit is %llu\n"
 			"  raise it (ulimit -Hn, limits.conf) or trace fewer CPUs (-c)\n",
-			ncpus, (unsigned long long)need,
+			o->ncpus, (unsigned long long)need,
 			(unsigned long long)r.rlim_max);
 		return -EMFILE;
 	}
@@ -308,7 +316,7 @@ static int setup(struct etecap *e)
 	e->cpu = calloc(e->o.ncpus, sizeof(*e->cpu));
 	if (!e->cpu)
 		return -ENOMEM;
-	ret = raise_nofile(e->o.ncpus);
+	ret = raise_nofile(&e->o);
 	if (ret)
 		return ret;
 	/* --pid, --comm: the tasks' threads as they are now */

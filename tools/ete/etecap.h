@@ -12,9 +12,12 @@
  *   etecap-pool.c      the drain threads: the CPUs drained in parallel
  *   etecap-tasks.c     the traced command, its descendants, -p; the other
  *                      tasks' names at the stop
+ *   etecap-events.c    the command's tasks and code from perf's records,
+ *                      without ptrace
  *   etecap-cpus.c      CPU lists; the tasks of --pid and --comm
  *   etecap-mem.c       what decode needs besides the trace: memory images
- *                      of the traced processes and --mem files
+ *                      (--mem files first)
+ *   etecap-maps.c      the processes' code, mapping by mapping
  *   etecap-kmem.c      the kernel's and its modules' images
  *   etecap-elf.c       build IDs of mapped files
  *   etecap-snapshot.c  the snapshot's ini files, gap lists and summary,
@@ -133,6 +136,7 @@ struct etecap_opts {
 	long long others_max;	/* --others-max: code of other tasks, bytes */
 	char **cmd;		/* NULL: no command */
 	bool all_tasks;		/* --all-tasks: no task mode */
+	bool ptrace;		/* --ptrace: the command followed by ptrace */
 	long long sample_window;	/* --sample WINDOW/PERIOD, cycles */
 	long long sample_period;
 	pid_t task_pid;		/* -p in task mode: the process bound */
@@ -167,6 +171,14 @@ struct etecap_cpu {
 	int last_error;
 	bool running;
 	bool flight;	/* wrap or circular mode: read after the stop only */
+};
+
+/* One executable mapping: a line of /proc/<pid>/maps, or perf's MMAP2 */
+struct etecap_map {
+	unsigned long long start, end, off;
+	unsigned long major, minor, inode;
+	char perms[8];
+	char path[PATH_MAX];		/* ETECAP_PATH: %4095[^\n] */
 };
 
 /* One memory image in the snapshot */
@@ -281,16 +293,41 @@ int etecap_flight_close(struct etecap *e, int ret);
 /* etecap.c */
 int etecap_complete(struct etecap *e);
 
+/* A part of a region that overlaps nothing saved before it */
+#define ETECAP_MAX_PIECES	64
+struct etecap_piece {
+	__u64 va, len;
+};
+
 /* etecap-mem.c */
 int etecap_mem_init(struct etecap_memset *m, const char *dir);
+int etecap_mem_cut(const struct etecap_memset *m, __u64 va, __u64 len,
+		   struct etecap_piece *out);
+__u64 etecap_mem_copy(int fd, off_t off, __u64 len, const char *path);
 int etecap_mem_add_files(struct etecap_memset *m, const char *dir,
 			 const struct etecap_opts *o);
-int etecap_mem_add_process(struct etecap_memset *m, const char *dir, pid_t pid);
 int etecap_mem_add_region(struct etecap_memset *m, const char *dir, __u64 va,
 			  __u64 len, int fd, off_t off, const char *what,
 			  const char *build_id);
-int etecap_mem_add_other(struct etecap_memset *m, const char *dir, pid_t pid);
 void etecap_mem_finish(struct etecap_memset *m);
+
+/* etecap-maps.c */
+int etecap_mem_add_process(struct etecap_memset *m, const char *dir, pid_t pid);
+int etecap_mem_add_other(struct etecap_memset *m, const char *dir, pid_t pid);
+int etecap_mem_add_mapping(struct etecap_memset *m, const char *dir,
+			   pid_t pid, const struct etecap_map *ml, int memfd,
+			   bool capped);
+void etecap_mem_add_perf_map(struct etecap_memset *m, const char *dir,
+			     pid_t pid);
+
+/* etecap-events.c: the command's tasks and code from perf's records */
+int etecap_events_open(pid_t pid);
+bool etecap_events_on(void);
+const char *etecap_events_why_not(void);
+void etecap_events_drain(void);
+bool etecap_events_has_task(pid_t tid);
+void etecap_events_collect(struct etecap *e);
+void etecap_events_close(void);
 
 /* etecap-kmem.c */
 int etecap_mem_add_kernel(struct etecap_memset *m, const char *dir);

@@ -11,6 +11,10 @@
  * (ENOSPC, EIO or EDQUOT; fwrite writes nothing), $FAKE_FSYNC_FAIL the
  * same for fsync(), where a delayed write error shows.
  *
+ * And a kernel without perf events: $FAKE_PERF_EVENT_OPEN=N makes every
+ * syscall(__NR_perf_event_open) fail with errno N (38 as a kernel without
+ * CONFIG_PERF_EVENTS answers, 13 as kernel.perf_event_paranoid does).
+ *
  * And who drains: with $FAKE_DRAIN_LOG set, every fwrite() to a file named
  * trace_cpu<N>.bin appends "TID trace_cpu<N>.bin" to it (the calling
  * thread's ID), so a test sees which thread copied which CPU.
@@ -169,4 +173,26 @@ int fsync(int fd)
 	if (!real)
 		real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
 	return real(fd);
+}
+
+/* syscall(2): perf_event_open refused as $FAKE_PERF_EVENT_OPEN says */
+long syscall(long nr, ...)
+{
+	static long (*real)(long, ...);
+	const char *refuse = getenv("FAKE_PERF_EVENT_OPEN");
+	long a[6];
+	va_list ap;
+	int i;
+
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (nr == SYS_perf_event_open && refuse && atoi(refuse) > 0) {
+		errno = atoi(refuse);
+		return -1;
+	}
+	if (!real)
+		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }

@@ -21,7 +21,8 @@ if ! gcc -O1 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
 	-I"$ksft" -I"$top/include/uapi" \
 	-o "$out" "$src/tests/etecap_host_test.c" "$src/etecap-opts.c" \
 	"$src/etecap-presets.c" \
-	"$src/etecap-cpus.c" "$src/etecap-mem.c" "$src/etecap-elf.c" \
+	"$src/etecap-cpus.c" "$src/etecap-mem.c" "$src/etecap-maps.c" \
+	"$src/etecap-elf.c" \
 	"$src/etecap-gaps.c" "$src/etecap-write.c" \
 	"$src/snapshot.c" "$src/perfdata.c" "$src/perfdata-read.c" \
 	"$src/perfdata-mem.c" "$src/perfdata-elf.c" "$src/perfdata-dwarf.c" \

@@ -370,9 +370,12 @@ tap $? "-p with two processes in task mode: refused, nothing opened" \
 # stops it, as without etecap, and SIGCONT resumes it; etecap used to
 # swallow it (the command ran on).  The command must still be stopped 2 s
 # later: a failure is a command that ran on, so load cannot fake one.
+# Under ptrace (--ptrace; where the kernel has no perf events) and as
+# perf's records follow it (nothing between the command and its signals).
+for how in --ptrace ""; do
 fake
 rm -f "$out/stop.pid" "$out/stop.after"
-run -c 1,3 -t 3600s -o "$out/sigstop" -- sh -c \
+run -c 1,3 -t 3600s -o "$out/sigstop" $how -- sh -c \
 	"echo \$\$ >'$out/stop.pid'; kill -STOP \$\$; echo resumed >'$out/stop.after'" &
 runner=$!
 for _ in $(seq 300); do
@@ -390,18 +393,19 @@ rc=$?
 [ $ran_on = no ] && { [ "$state" = t ] || [ "$state" = T ]; }
 ok=$?
 [ $ok = 0 ] && [ $rc = 0 ] && [ -s "$out/stop.after" ]
-tap $? "a SIGSTOP stops the command (2 s on: state ${state:-gone}, ran on: $ran_on), SIGCONT resumes it to its end" \
+tap $? "${how:-perf events}: a SIGSTOP stops the command (2 s on: state ${state:-gone}, ran on: $ran_on), SIGCONT resumes it to its end" \
 	"$(echo "exit $rc"; cat "$out/run.log")"
+done
 
 # 25: a signal to a task past the 1,024th of a command is delivered: 1,100
 # processes waiting on a FIFO (forked, no exec: the cheapest tasks to
 # follow), then one that exits on SIGUSR1; a writer's open and close lets
-# the 1,100 go.  etecap used to follow 1,024 tasks and drop every signal
-# of the others.
+# the 1,100 go.  etecap used to follow 1,024 tasks by ptrace and drop
+# every signal of the others (--ptrace: the limit was ptrace's).
 fake
 rm -f "$out/usr1.pid" "$out/usr1.got" "$out/many.fifo"
 mkfifo "$out/many.fifo"
-run -c 1,3 -t 3600s -o "$out/many" -- sh -c "
+run -c 1,3 -t 3600s -o "$out/many" --ptrace -- sh -c "
 	i=0
 	while [ \$i -lt 1100 ]; do read x <'$out/many.fifo' & i=\$((i + 1)); done
 	sh -c 'trap \"echo got >$out/usr1.got; exit 0\" USR1
@@ -427,8 +431,70 @@ got=no
 wait "$runner"
 rc=$?
 [ $got = yes ] && [ $rc = 0 ]
-tap $? "SIGUSR1 to the 1,101st task of a command is delivered (handled: $got)" \
+tap $? "--ptrace: SIGUSR1 to the 1,101st task of a command is delivered (handled: $got)" \
 	"$(echo "exit $rc, task ${pid:-none}"; tail -5 "$out/run.log")"
+
+# 27: the command's tasks and code from perf's records, nothing stopped
+# (etecap-events.c).  The command runs env, which execs true (a program
+# that ran before an exec), then grep, which reads its own TracerPid, and
+# a child in the background.  As perf events: no tracer, env's image saved
+# (memory.txt), every task named in contexts.txt (true where env was).
+# Under ptrace: a tracer, and env's image lost (ptrace saves a task's code
+# at its exit, after the exec replaced it).  Refused perf events (the
+# preload's ENOSYS, as a kernel without CONFIG_PERF_EVENTS): ptrace, and
+# etecap.txt says why.  Where the host itself refuses perf events to this
+# user, the perf events cases are skipped with its reason.
+env_path=$(realpath "$(command -v env)")
+code_run() {	# NAME [ENV...] -- [etecap options]: the command above
+	local name=$1
+	shift
+	fake
+	rm -f "$out/$name.tracer"
+	(while [ "$1" != -- ]; do export "$1"; shift; done; shift
+	 run -c 1 -t 3600s -o "$out/$name" "$@" -- sh -c \
+		"env true; grep TracerPid /proc/self/status >'$out/$name.tracer'; sleep 0 & wait")
+}
+traced_names() {	# the traced tasks of snapshot $1's contexts.txt, sorted
+	sed -n '/^# other tasks/q; /^#/d; s/^[0-9]* [0-9]* //p' "$1/contexts.txt" 2>/dev/null |
+		sort -u | tr '\n' ' '
+}
+code_run events --
+rc=$?
+code=$(sed -n 's/^code=//p' "$out/events/etecap.txt" 2>/dev/null)
+tracer=$(awk '{ print $2 }' "$out/events.tracer" 2>/dev/null)
+names=$(traced_names "$out/events")
+case $code in
+"ptrace (perf events: "*)
+	skip "perf events: the command followed without a stop, env's image kept" "this host refuses them: $code"
+	skip "perf events: every task of the command in contexts.txt" "this host refuses them: $code"
+	;;
+*)
+	[ $rc = 0 ] && [ "$code" = perf-events ] && [ "$tracer" = 0 ] &&
+		grep -q "^saved .* $env_path+" "$out/events/memory.txt"
+	tap $? "perf events: the command followed without a stop (TracerPid $tracer), env's image kept though true replaced it" \
+		"$(echo "exit $rc, code=$code"; grep -c '^saved' "$out/events/memory.txt"; cat "$out/run.log")"
+	[ "$names" = "grep sh sleep true " ]
+	tap $? "perf events: every task of the command in contexts.txt, each by its last name ($names)" \
+		"$(cat "$out/events/contexts.txt" 2>&1 | head -8)"
+	;;
+esac
+code_run ptrace -- --ptrace
+rc=$?
+code=$(sed -n 's/^code=//p' "$out/ptrace/etecap.txt" 2>/dev/null)
+tracer=$(awk '{ print $2 }' "$out/ptrace.tracer" 2>/dev/null)
+[ $rc = 0 ] && [ "$code" = ptrace ] && [ "${tracer:-0}" != 0 ] &&
+	! grep -q " $env_path+" "$out/ptrace/memory.txt" &&
+	grep -q "^saved .* /.*/true+" "$out/ptrace/memory.txt"
+tap $? "--ptrace: the command followed by a tracer (TracerPid $tracer), true's image kept and env's lost" \
+	"$(echo "exit $rc, code=$code"; grep -c '^saved' "$out/ptrace/memory.txt"; cat "$out/run.log")"
+code_run noperf FAKE_PERF_EVENT_OPEN=38 --	# ENOSYS
+rc=$?
+code=$(sed -n 's/^code=//p' "$out/noperf/etecap.txt" 2>/dev/null)
+tracer=$(awk '{ print $2 }' "$out/noperf.tracer" 2>/dev/null)
+[ $rc = 0 ] && [ "${tracer:-0}" != 0 ] &&
+	[ "$code" = "ptrace (perf events: perf_event_open: Function not implemented)" ]
+tap $? "no perf events (ENOSYS): the command followed by ptrace (TracerPid $tracer), etecap.txt says why" \
+	"$(echo "exit $rc, code=$code"; cat "$out/run.log")"
 
 # 13: 512 CPUs under the usual soft limit of 1,024 open files
 rm -rf "$root" "$out/ioctl.log"
