@@ -932,8 +932,8 @@ TEST_F_TIMEOUT(slow, attach_follows_threads_in_task_mode, 150)
  * has counted ticks that made trace for each of its tasks on that CPU
  * (cid_ticks: the context ID, the PID, of the task a tick interrupted), so
  * the host's load changes the time, not the outcome.  FILE gets "pid P",
- * "thread T" and "child C" lines.  Its exit status: 0, or 1 when a step
- * saw no trace in 60 s.
+ * "thread T" and "child C" lines, FILE.tracer its TracerPid at the start.
+ * Its exit status: 0, or 1 when a step saw no trace in 60 s.
  */
 #define WORKLOAD_THREADS	32
 #define MODEL_PROGRAM		"/sys/kernel/debug/ete_model/program/"
@@ -1001,6 +1001,7 @@ __attribute__((constructor)) static void workload(void)
 {
 	const char *out = getenv("ETECAP_TEST_WORKLOAD");
 	pid_t self = getpid(), tids[WORKLOAD_THREADS] = { 0 }, child;
+	char tracer_path[256], tracer[32] = "?";
 	pthread_t th[WORKLOAD_THREADS];
 	bool ok;
 	FILE *f;
@@ -1008,6 +1009,14 @@ __attribute__((constructor)) static void workload(void)
 
 	if (!out)
 		return;
+	/* who traces the command: etecap under ptrace, nobody with events */
+	snprintf(tracer_path, sizeof(tracer_path), "%s.tracer", out);
+	task_status(self, "TracerPid:", tracer, sizeof(tracer));
+	f = fopen(tracer_path, "w");
+	if (f) {
+		fprintf(f, "%s\n", tracer);
+		fclose(f);
+	}
 	pin(1);
 	ok = spin_until_traced(1, &self, 1);
 	for (i = 0; i < WORKLOAD_THREADS; i++)
@@ -1036,6 +1045,32 @@ __attribute__((constructor)) static void workload(void)
 		ok &= !fclose(f);
 	}
 	_exit(ok && f ? 0 : 1);
+}
+
+/*
+ * How etecap took the command's code (etecap.txt's code=): from perf's
+ * records where the kernel has perf events (the rig's kernels do, as
+ * distribution kernels), the command never stopped by a tracer (its
+ * TracerPid, in @tasks.tracer, 0); under ptrace otherwise.
+ */
+static void code_path_seen(struct __test_metadata *_metadata, const char *dir,
+			   const char *tasks)
+{
+	bool events = !access("/proc/sys/kernel/perf_event_paranoid", F_OK);
+	char path[256], *s, *t;
+
+	snprintf(path, sizeof(path), "%s/etecap.txt", dir);
+	s = slurp(path, NULL);
+	ASSERT_NE(NULL, s);
+	EXPECT_NE(NULL, strstr(s, events ? "\ncode=perf-events\n" : "\ncode=ptrace"))
+		TH_LOG("perf events %s; etecap.txt:\n%s", events ? "on" : "off", s);
+	free(s);
+	snprintf(path, sizeof(path), "%s.tracer", tasks);
+	t = slurp(path, NULL);
+	ASSERT_NE(NULL, t) TH_LOG("the workload wrote no %s", path);
+	EXPECT_EQ(events, !strcmp(t, "0\n")) TH_LOG("the command's TracerPid: %s", t);
+	free(t);
+	unlink(path);
 }
 
 /*
@@ -1133,6 +1168,7 @@ TEST_F_TIMEOUT(slow, cmd_traced_alone_with_its_threads_and_child, 300)
 	}
 	snprintf(path, sizeof(path), "%s/maps_%u.txt", dir, allowed[allowed_n - 1]);
 	EXPECT_LT(0ULL, file_size(path)) TH_LOG("the child's maps: %s", path);
+	code_path_seen(_metadata, dir, tasks);
 	snprintf(path, sizeof(path), "%s/expected_tasks.txt", dir);
 	EXPECT_EQ(0, rename(tasks, path));
 	EXPECT_EQ(0, units_enabled());
