@@ -13,6 +13,11 @@
  *   PERF_RECORD_FORK    a new thread or process, and its parent
  *   PERF_RECORD_LOST    records the ring had no room for
  *
+ * each with its time (sample_id_all): a process made by fork has, until
+ * it execs, its parent's mappings of before the fork, which no record
+ * repeats; after an exec only what was mapped since.  The rings of the
+ * CPUs are read one after the other, not in time order.
+ *
  * The rings are read each time the capture loop wakes (at most 200 ms
  * apart).  At each snapshot and at the end, every mapping recorded is
  * saved, newest first so that what a task mapped last wins where an exec
@@ -46,12 +51,16 @@
 
 struct ev_task {
 	pid_t tid, pid;
+	pid_t ppid;		/* a process made by fork: its parent, or 0 */
+	__u64 fork_time;
+	__u64 exec_time;	/* its last execve's, or 0 */
 	char comm[EV_COMM];
 };
 
 /* A mapping recorded: its fields as etecap_map's, the path allocated */
 struct ev_map {
 	pid_t pid;
+	__u64 time;
 	unsigned long long start, end, off;
 	unsigned long major, minor, inode;
 	char *path;
@@ -93,6 +102,9 @@ static int open_event(pid_t pid, int cpu)
 	a.comm_exec = 1;
 	a.task = 1;
 	a.inherit = 1;
+	/* each record ends with its time */
+	a.sample_id_all = 1;
+	a.sample_type = PERF_SAMPLE_TIME;
 	/* user only: allowed up to kernel.perf_event_paranoid 2 */
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
@@ -204,20 +216,22 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size)
 	return more;
 }
 
-static void add_task(pid_t tid, pid_t pid, const char *comm)
+static struct ev_task *add_task(pid_t tid, pid_t pid, const char *comm)
 {
 	struct ev_task *t, *more;
 
 	more = grow(ev.tasks, &ev.tasks_cap, ev.ntasks, sizeof(*t));
 	if (!more) {
 		ev.lost++;
-		return;
+		return NULL;
 	}
 	ev.tasks = more;
 	t = &ev.tasks[ev.ntasks++];
+	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->pid = pid;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	return t;
 }
 
 /* The fixed part of each record read, as the ABI lays it out */
@@ -254,6 +268,15 @@ static const char *string_in(const char *s, size_t room)
 	return memchr(s, 0, room) ? s : NULL;
 }
 
+/* A record's time: the last 8 bytes (sample_id_all, PERF_SAMPLE_TIME) */
+static __u64 record_time(const struct perf_event_header *h)
+{
+	__u64 t;
+
+	memcpy(&t, (const unsigned char *)h + h->size - sizeof(t), sizeof(t));
+	return t;
+}
+
 static void add_mapping(const struct ev_mmap2 *r, size_t size)
 {
 	const char *name = string_in(r->filename, size - sizeof(*r));
@@ -270,6 +293,7 @@ static void add_mapping(const struct ev_mmap2 *r, size_t size)
 	m = &ev.maps[ev.nmaps];
 	memset(m, 0, sizeof(*m));
 	m->pid = r->pid;
+	m->time = record_time(&r->h);
 	m->start = r->addr;
 	m->end = r->addr + r->len;
 	m->off = r->pgoff;
@@ -312,14 +336,23 @@ static void handle(const struct perf_event_header *h)
 		if (t)
 			snprintf(t->comm, sizeof(t->comm), "%s", name);
 		else
-			add_task(c->tid, c->pid, name);
+			t = add_task(c->tid, c->pid, name);
+		/* the rings are not read in time order: the latest exec */
+		if (t && (h->misc & PERF_RECORD_MISC_COMM_EXEC) &&
+		    record_time(h) > t->exec_time)
+			t->exec_time = record_time(h);
 		break;
 	case PERF_RECORD_FORK:
 		if (h->size < sizeof(*f))
 			break;
 		/* a new task has its parent's name until it execs or sets one */
 		parent = find_task(f->ptid);
-		add_task(f->tid, f->pid, parent ? parent->comm : "?");
+		t = add_task(f->tid, f->pid, parent ? parent->comm : "?");
+		/* a new process (not a thread): its parent's address space */
+		if (t && f->pid != f->ppid) {
+			t->ppid = f->ppid;
+			t->fork_time = f->time;
+		}
 		break;
 	case PERF_RECORD_LOST:
 		if (h->size >= sizeof(*l))
@@ -373,11 +406,69 @@ void etecap_events_drain(void)
 		drain_ring(ev.ring[i]);
 }
 
-/* maps_<pid>.txt: the executable mappings @pid made, in the order made */
+/* The process @pid's leader as recorded by its fork, or NULL */
+static const struct ev_task *forked_process(pid_t pid)
+{
+	const struct ev_task *t = find_task(pid);
+
+	return t && t->pid == pid && t->ppid ? t : NULL;
+}
+
+/* A process's mappings being gathered for its maps_<pid>.txt */
+struct ev_list {
+	const struct ev_map **m;
+	size_t n, cap;
+};
+
+/*
+ * The mappings @pid had before @until into @l: after its last exec before
+ * then, its own; with none, those its parent had before the fork that
+ * made it (up to EV_FORK_DEPTH forks back), then its own
+ */
+#define EV_FORK_DEPTH	64
+static void gather_maps(struct ev_list *l, pid_t pid, __u64 until, int depth)
+{
+	const struct ev_task *t = find_task(pid);
+	const struct ev_map **more;
+	__u64 from = 0;
+	size_t i;
+
+	if (t && t->pid == pid && t->exec_time && t->exec_time < until)
+		from = t->exec_time;
+	else if (t && t->pid == pid && t->ppid && depth < EV_FORK_DEPTH)
+		gather_maps(l, t->ppid, t->fork_time < until ? t->fork_time : until,
+			    depth + 1);
+	for (i = 0; i < ev.nmaps; i++) {
+		const struct ev_map *m = &ev.maps[i];
+
+		if (m->pid != pid || m->time < from || m->time >= until)
+			continue;
+		more = grow(l->m, &l->cap, l->n, sizeof(*l->m));
+		if (!more)
+			return;
+		l->m = more;
+		l->m[l->n++] = m;
+	}
+}
+
+static int by_address(const void *a, const void *b)
+{
+	const struct ev_map *x = *(const struct ev_map * const *)a;
+	const struct ev_map *y = *(const struct ev_map * const *)b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * maps_<pid>.txt: the executable mappings @pid had at the end, as
+ * /proc/<pid>/maps lists them (by address): of two that overlap, the
+ * later
+ */
 static void write_maps(const char *dir, pid_t pid)
 {
+	struct ev_list l = { 0 };
 	char path[ETECAP_PATH];
-	size_t i;
+	size_t i, kept = 0;
 	FILE *f;
 
 	f = fopen(etecap_path(path, sizeof(path), "%s/maps_%d.txt", dir, pid),
@@ -386,15 +477,33 @@ static void write_maps(const char *dir, pid_t pid)
 		etecap_write_error(path, -errno);
 		return;
 	}
-	for (i = 0; i < ev.nmaps; i++) {
-		const struct ev_map *m = &ev.maps[i];
-
-		if (m->pid == pid)
-			fprintf(f, "%llx-%llx r-xp %08llx %02lx:%02lx %lu %s\n",
-				m->start, m->end, m->off, m->major, m->minor,
-				m->inode, m->path);
+	gather_maps(&l, pid, ~0ULL, 0);
+	qsort(l.m, l.n, sizeof(*l.m), by_address);
+	for (i = 0; i < l.n; i++) {
+		if (kept && l.m[i]->start < l.m[kept - 1]->end) {
+			if (l.m[i]->time > l.m[kept - 1]->time)
+				l.m[kept - 1] = l.m[i];
+			continue;
+		}
+		l.m[kept++] = l.m[i];
 	}
+	for (i = 0; i < kept; i++)
+		fprintf(f, "%llx-%llx r-xp %08llx %02lx:%02lx %lu %s\n",
+			l.m[i]->start, l.m[i]->end, l.m[i]->off, l.m[i]->major,
+			l.m[i]->minor, l.m[i]->inode, l.m[i]->path);
+	free(l.m);
 	etecap_fclose(f, path);
+}
+
+/* Whether @pid made a mapping of its own */
+static bool maps_of(pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < ev.nmaps; i++)
+		if (ev.maps[i].pid == pid)
+			return true;
+	return false;
 }
 
 static bool first_of_pid(size_t i)
@@ -462,6 +571,11 @@ void etecap_events_collect(struct etecap *e)
 		write_maps(e->o.outdir, ev.maps[i].pid);
 		etecap_mem_add_perf_map(&e->mem, e->o.outdir, ev.maps[i].pid);
 	}
+	/* processes forked that never exec'd or mapped code: inherited only */
+	for (i = 0; i < ev.ntasks; i++)
+		if (forked_process(ev.tasks[i].tid) == &ev.tasks[i] &&
+		    !maps_of(ev.tasks[i].tid))
+			write_maps(e->o.outdir, ev.tasks[i].tid);
 }
 
 /* The events closed (at the end); what they recorded stays */

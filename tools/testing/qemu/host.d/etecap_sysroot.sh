@@ -436,9 +436,12 @@ tap $? "--ptrace: SIGUSR1 to the 1,101st task of a command is delivered (handled
 
 # 27: the command's tasks and code from perf's records, nothing stopped
 # (etecap-events.c).  The command runs env, which execs true (a program
-# that ran before an exec), then grep, which reads its own TracerPid, and
-# a child in the background.  As perf events: no tracer, env's image saved
-# (memory.txt), every task named in contexts.txt (true where env was).
+# that ran before an exec), then grep, which reads its own TracerPid, a
+# subshell that never execs (the shell's code only, from before its
+# fork) and a child in the background.  As perf events: no tracer, env's
+# image saved (memory.txt), every task named in contexts.txt (true where
+# env was), every process with its maps_<pid>.txt, the subshell's the
+# shell's mappings.
 # Under ptrace: a tracer, and env's image lost (ptrace saves a task's code
 # at its exit, after the exec replaced it).  Refused perf events (the
 # preload's ENOSYS, as a kernel without CONFIG_PERF_EVENTS): ptrace, and
@@ -452,11 +455,17 @@ code_run() {	# NAME [ENV...] -- [etecap options]: the command above
 	rm -f "$out/$name.tracer"
 	(while [ "$1" != -- ]; do export "$1"; shift; done; shift
 	 run -c 1 -t 3600s -o "$out/$name" "$@" -- sh -c \
-		"env true; grep TracerPid /proc/self/status >'$out/$name.tracer'; sleep 0 & wait")
+		"env true; grep TracerPid /proc/self/status >'$out/$name.tracer'; (echo >/dev/null); sleep 0 & wait")
 }
 traced_names() {	# the traced tasks of snapshot $1's contexts.txt, sorted
 	sed -n '/^# other tasks/q; /^#/d; s/^[0-9]* [0-9]* //p' "$1/contexts.txt" 2>/dev/null |
 		sort -u | tr '\n' ' '
+}
+maps_missing() {	# the traced processes of snapshot $1 without maps_<pid>.txt
+	local p
+	for p in $(sed -n '/^# other tasks/q; /^#/d; s/^[0-9]* \([0-9]*\) .*/\1/p' "$1/contexts.txt" | sort -u); do
+		[ -s "$1/maps_$p.txt" ] || printf '%s ' "$p"
+	done
 }
 code_run events --
 rc=$?
@@ -467,6 +476,7 @@ case $code in
 "ptrace (perf events: "*)
 	skip "perf events: the command followed without a stop, env's image kept" "this host refuses them: $code"
 	skip "perf events: every task of the command in contexts.txt" "this host refuses them: $code"
+	skip "perf events: every process of the command has its maps" "this host refuses them: $code"
 	;;
 *)
 	[ $rc = 0 ] && [ "$code" = perf-events ] && [ "$tracer" = 0 ] &&
@@ -476,6 +486,13 @@ case $code in
 	[ "$names" = "grep sh sleep true " ]
 	tap $? "perf events: every task of the command in contexts.txt, each by its last name ($names)" \
 		"$(cat "$out/events/contexts.txt" 2>&1 | head -8)"
+	missing=$(maps_missing "$out/events")
+	true_pid=$(awk '$3 == "true" { print $2; exit }' "$out/events/contexts.txt")
+	[ -z "$missing" ] && [ "$(grep -c . "$out/events/contexts.txt")" -gt 5 ] &&
+		grep -q "/true$" "$out/events/maps_$true_pid.txt" &&
+		! grep -q "/$(basename "$(realpath /bin/sh)")$" "$out/events/maps_$true_pid.txt"
+	tap $? "perf events: every process of the command has its maps, a forked one its parent's, an exec'd one its new image's only (${missing:-none missing})" \
+		"$(cat "$out/events/contexts.txt" 2>&1 | head -8; ls "$out/events" | grep maps_)"
 	;;
 esac
 code_run ptrace -- --ptrace
